@@ -1,0 +1,220 @@
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createUser } from './accounts/service.ts'
+import { createApp } from './app.ts'
+import { loadConfig, type Config } from './config/load.ts'
+import { ConfigError } from './config/schema.ts'
+import { migrate, MigrationError } from './db/migrate.ts'
+import { openDatabase } from './db/open.ts'
+import { ApiError } from './http/errors.ts'
+import { registerTasks } from './jobs/tasks.ts'
+import { createKey } from './keys/service.ts'
+import { createLogger } from './log.ts'
+import { createRuntime } from './runtime.ts'
+import { createServer } from './servers/service.ts'
+import { VERSION } from './version.ts'
+
+// Exit codes scripts can rely on.
+export const EXIT = { ok: 0, failure: 1, usage: 2, config: 78 } as const
+
+export interface Io {
+  out(line: string): void
+  err(line: string): void
+  cwd: string
+  // Resolves when the process is asked to stop (SIGTERM/SIGINT); injected by tests.
+  stopSignal?: Promise<unknown>
+}
+
+export const USAGE = `votelist ${VERSION} — a self-hosted Minecraft server list with vote rewards
+
+Usage:
+  votelist [serve] [--config FILE]          run the site (the default command)
+  votelist migrate [--config FILE]          apply database migrations and exit
+  votelist user add --email E --password P [--admin]
+                                            create an account ("-" as P reads it from stdin)
+  votelist server add --owner E --name N --host H [--port P] [--edition java|bedrock] [--slug S]
+                                            list a server for an account; prints it as JSON
+  votelist key create --server SLUG [--name N]
+                                            create an API key; prints the key alone
+  votelist backup FILE [--config FILE]      write a consistent copy of the database to FILE
+  votelist version                          print the version
+  votelist help                             print this text
+
+Every command takes --config FILE (default ./votelist.toml if present, else built-in defaults).
+Exit codes: 0 success, 1 failure, 2 bad usage, 78 bad configuration.`
+
+class UsageError extends Error {}
+
+type Flags = Record<string, { type: 'string' | 'boolean' }>
+
+function parse(args: string[], options: Flags, positionals = 0) {
+  let parsed
+  try {
+    parsed = parseArgs({ args, options: { config: { type: 'string' }, ...options }, allowPositionals: positionals > 0, strict: true })
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+  if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument "${parsed.positionals[positionals]}"`)
+  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals }
+}
+
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const v = values[name]
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`)
+  return v
+}
+
+function integer(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined
+  if (!/^\d+$/.test(text)) throw new UsageError(`--${name} must be an integer`)
+  return Number(text)
+}
+
+const config = (values: Record<string, unknown>, io: Io): Config => loadConfig(values.config as string | undefined, io.cwd)
+
+async function readStdin(): Promise<string> {
+  return (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, '')
+}
+
+const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
+  async serve(args, io) {
+    const { values } = parse(args, {})
+    const rt = createRuntime(config(values, io))
+    const released = rt.queue.releaseLeases()
+    if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
+    registerTasks(rt)
+    const app = createApp(rt).listen({ hostname: rt.config.http.host, port: rt.config.http.port })
+    rt.scheduler.start()
+    rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: rt.config.database.path, config: rt.config.source })
+    await (io.stopSignal ?? new Promise((done) => { process.once('SIGTERM', done); process.once('SIGINT', done) }))
+    rt.log.info('stopping: finishing in-flight requests and jobs')
+    await app.server!.stop()
+    await rt.scheduler.stop()
+    rt.db.close()
+    rt.log.info('stopped')
+    return EXIT.ok
+  },
+
+  async migrate(args, io) {
+    const { values } = parse(args, {})
+    const cfg = config(values, io)
+    const db = openDatabase(cfg.database.path)
+    const applied = migrate(db)
+    db.close()
+    io.out(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date')
+    return EXIT.ok
+  },
+
+  async user(args, io) {
+    if (args[0] !== 'add') throw new UsageError('usage: votelist user add --email E --password P [--admin]')
+    const { values } = parse(args.slice(1), { email: { type: 'string' }, password: { type: 'string' }, admin: { type: 'boolean' } })
+    const email = required(values, 'email')
+    let password = required(values, 'password')
+    if (password === '-') password = await readStdin()
+    const rt = createRuntime(config(values, io), { log: createLogger('error') })
+    try {
+      io.out(JSON.stringify(await createUser(rt.db, rt.users, rt.clock, { email, password, admin: values.admin === true })))
+    } finally {
+      rt.db.close()
+    }
+    return EXIT.ok
+  },
+
+  async server(args, io) {
+    if (args[0] !== 'add') throw new UsageError('usage: votelist server add --owner E --name N --host H [--port P] [--edition java|bedrock] [--slug S]')
+    const { values } = parse(args.slice(1), {
+      owner: { type: 'string' }, name: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' },
+      edition: { type: 'string' }, slug: { type: 'string' },
+    })
+    const owner = required(values, 'owner')
+    const input = {
+      name: required(values, 'name'), host: required(values, 'host'), port: integer(values.port as string | undefined, 'port'),
+      edition: values.edition as 'java' | 'bedrock' | undefined, slug: values.slug as string | undefined,
+    }
+    const rt = createRuntime(config(values, io), { log: createLogger('error') })
+    try {
+      const user = rt.users.byEmail(owner)
+      if (!user) throw new ApiError(404, 'NOT_FOUND', `no account with the e-mail address ${owner}`)
+      const { num: _num, ...server } = createServer(rt, user.id, input)
+      io.out(JSON.stringify({ ...server, createdAt: new Date(server.createdAt).toISOString(), updatedAt: new Date(server.updatedAt).toISOString() }))
+    } finally {
+      rt.db.close()
+    }
+    return EXIT.ok
+  },
+
+  async key(args, io) {
+    if (args[0] !== 'create') throw new UsageError('usage: votelist key create --server SLUG [--name N]')
+    const { values } = parse(args.slice(1), { server: { type: 'string' }, name: { type: 'string' } })
+    const slug = required(values, 'server')
+    const rt = createRuntime(config(values, io), { log: createLogger('error') })
+    try {
+      const server = rt.servers.bySlug(slug)
+      if (!server) throw new ApiError(404, 'NOT_FOUND', `no server with the slug ${slug}`)
+      io.out(createKey(rt.keys, rt.clock, server.id, (values.name as string | undefined) ?? 'command line').key)
+    } finally {
+      rt.db.close()
+    }
+    return EXIT.ok
+  },
+
+  async backup(args, io) {
+    const { values, positionals } = parse(args, {}, 1)
+    if (!positionals[0]) throw new UsageError('usage: votelist backup FILE')
+    const target = resolve(io.cwd, positionals[0])
+    if (existsSync(target)) throw new ApiError(409, 'CONFLICT', `${target} already exists; choose a new file`)
+    const cfg = config(values, io)
+    if (!existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
+    const db = openDatabase(cfg.database.path)
+    try {
+      // VACUUM INTO reads one snapshot of the live database: a consistent copy while the site runs.
+      db.prepare('VACUUM INTO ?').run(target)
+    } finally {
+      db.close()
+    }
+    io.out(target)
+    return EXIT.ok
+  },
+
+  async version(args, io) {
+    parse(args, {})
+    io.out(VERSION)
+    return EXIT.ok
+  },
+
+  async help(_args, io) {
+    io.out(USAGE)
+    return EXIT.ok
+  },
+}
+
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  const [first, ...rest] = argv
+  const isFlag = first === undefined || first.startsWith('-')
+  const name = first === '--help' || first === '-h' ? 'help' : first === '--version' ? 'version' : isFlag ? 'serve' : first
+  const args = isFlag && name === 'serve' ? argv : rest
+  const command = commands[name]
+  if (!command) {
+    io.err(`votelist: unknown command "${name}"\n\n${USAGE}`)
+    return EXIT.usage
+  }
+  try {
+    return await command(args, io)
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`votelist ${name}: ${e.message}\nRun "votelist help" for usage.`)
+      return EXIT.usage
+    }
+    if (e instanceof ConfigError) {
+      io.err(`votelist: configuration error: ${e.message}`)
+      return EXIT.config
+    }
+    if (e instanceof ApiError || e instanceof MigrationError) {
+      io.err(`votelist ${name}: ${e.message}`)
+      return EXIT.failure
+    }
+    io.err(`votelist ${name}: ${(e as Error).stack ?? e}`)
+    return EXIT.failure
+  }
+}

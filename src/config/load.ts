@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, isAbsolute, resolve } from 'node:path'
+import { ConfigError, configSchema, type ConfigValues, type Field } from './schema.ts'
+
+export interface Config extends ConfigValues {
+  // Where the values came from: the file read, or null for built-in defaults.
+  readonly source: string | null
+}
+
+type Raw = Record<string, unknown>
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] }
+export type ConfigInput = DeepPartial<Record<keyof ConfigValues, Record<string, unknown>>>
+
+const isTable = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+// Validates raw TOML values against the schema. `baseDir` anchors relative paths.
+export function parseConfig(raw: unknown, baseDir: string, source: string | null = null): Config {
+  if (!isTable(raw)) throw new ConfigError('the configuration must be a TOML table')
+  const sections = configSchema as unknown as Record<string, Record<string, Field<unknown>>>
+  for (const name of Object.keys(raw)) {
+    if (!(name in sections)) throw new ConfigError(`${name}: unknown section (known: ${Object.keys(sections).join(', ')})`)
+  }
+  const out: Record<string, Record<string, unknown>> = {}
+  for (const [name, fields] of Object.entries(sections)) {
+    const given = raw[name] ?? {}
+    if (!isTable(given)) throw new ConfigError(`${name}: must be a table ([${name}])`)
+    for (const key of Object.keys(given)) {
+      if (!(key in fields)) throw new ConfigError(`${name}.${key}: unknown key (known in [${name}]: ${Object.keys(fields).join(', ')})`)
+    }
+    const section: Record<string, unknown> = {}
+    for (const [key, field] of Object.entries(fields)) {
+      section[key] = key in given ? field.parse(given[key], `${name}.${key}`) : field.default
+    }
+    out[name] = Object.freeze(section)
+  }
+  const db = out.database as { path: string }
+  out.database = Object.freeze({ ...db, path: isAbsolute(db.path) ? db.path : resolve(baseDir, db.path) })
+  return Object.freeze({ ...out, source }) as unknown as Config
+}
+
+// `--config FILE` if given (it must exist), else ./votelist.toml if present, else the defaults.
+export function loadConfig(file: string | undefined, cwd = process.cwd()): Config {
+  const path = file !== undefined ? resolve(cwd, file) : resolve(cwd, 'votelist.toml')
+  if (!existsSync(path)) {
+    if (file !== undefined) throw new ConfigError(`${file}: config file not found`)
+    return parseConfig({}, cwd, null)
+  }
+  let raw: unknown
+  try {
+    raw = Bun.TOML.parse(readFileSync(path, 'utf8'))
+  } catch (e) {
+    throw new ConfigError(`${path}: not valid TOML: ${(e as Error).message}`)
+  }
+  try {
+    return parseConfig(raw, dirname(path), path)
+  } catch (e) {
+    if (e instanceof ConfigError) throw new ConfigError(`${path}: ${e.message}`)
+    throw e
+  }
+}

@@ -1,0 +1,163 @@
+// The one schema of votelist.toml: every key, its default, how it is checked and what it means.
+// The README's configuration reference is written from this table.
+
+export class ConfigError extends Error {}
+
+export interface Field<T> {
+  default: T
+  doc: string
+  parse(value: unknown, key: string): T
+}
+
+const fail = (key: string, why: string, value?: unknown): never => {
+  throw new ConfigError(`${key}: ${why}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`)
+}
+
+export function str(def: string, doc: string, opts: { min?: number; max?: number; pattern?: RegExp; hint?: string } = {}): Field<string> {
+  const { min = 0, max = 1000, pattern, hint } = opts
+  return {
+    default: def, doc,
+    parse(v, key) {
+      if (typeof v !== 'string') return fail(key, 'must be a string', v)
+      if (v.length < min || v.length > max) return fail(key, `must be ${min}–${max} characters long`, v)
+      if (pattern && !pattern.test(v)) return fail(key, hint ?? `must match ${pattern}`, v)
+      return v
+    },
+  }
+}
+
+export function int(def: number, doc: string, min: number, max: number): Field<number> {
+  return {
+    default: def, doc,
+    parse(v, key) {
+      if (typeof v !== 'number' || !Number.isInteger(v)) return fail(key, 'must be an integer', v)
+      if (v < min || v > max) return fail(key, `must be from ${min} to ${max}`, v)
+      return v
+    },
+  }
+}
+
+export function bool(def: boolean, doc: string): Field<boolean> {
+  return {
+    default: def, doc,
+    parse: (v, key) => (typeof v === 'boolean' ? v : fail(key, 'must be true or false', v)),
+  }
+}
+
+export function oneOf<const T extends string>(values: readonly T[], def: NoInfer<T>, doc: string): Field<T> {
+  return {
+    default: def, doc,
+    parse: (v, key) => (values.includes(v as T) ? (v as T) : fail(key, `must be one of ${values.map((x) => `"${x}"`).join(', ')}`, v)),
+  }
+}
+
+// An absolute http(s) URL without a trailing slash, or "" where `optional`.
+export function url(def: string, doc: string, optional = false): Field<string> {
+  return {
+    default: def, doc,
+    parse(v, key) {
+      if (typeof v !== 'string') return fail(key, 'must be a string', v)
+      if (v === '' && optional) return v
+      let u: URL
+      try { u = new URL(v) } catch { return fail(key, 'must be an absolute http:// or https:// URL', v) }
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') return fail(key, 'must be an http:// or https:// URL', v)
+      if (u.search || u.hash) return fail(key, 'must not have a query or fragment', v)
+      return v.replace(/\/+$/, '')
+    },
+  }
+}
+
+const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 }
+
+// Durations are written "30s", "5m", "2h" and parsed into milliseconds.
+export function parseDuration(v: unknown, key: string): number {
+  const m = typeof v === 'string' ? /^(\d{1,7})(s|m|h)$/.exec(v) : null
+  if (!m) return fail(key, 'must be a duration such as "30s", "5m" or "2h"', v)
+  const ms = Number(m[1]) * units[m[2]]
+  return ms > 0 ? ms : fail(key, 'must be longer than zero', v)
+}
+
+export function duration(def: string, doc: string): Field<number> {
+  return { default: parseDuration(def, 'default'), doc, parse: parseDuration }
+}
+
+export function durations(def: string[], doc: string, maxCount = 50): Field<number[]> {
+  return {
+    default: def.map((d) => parseDuration(d, 'default')), doc,
+    parse(v, key) {
+      if (!Array.isArray(v)) return fail(key, 'must be a list of durations', v)
+      if (v.length > maxCount) return fail(key, `must have at most ${maxCount} entries`, v)
+      return v.map((d, i) => parseDuration(d, `${key}[${i}]`))
+    },
+  }
+}
+
+export function strings(def: string[], doc: string, pattern: RegExp, hint: string): Field<string[]> {
+  return {
+    default: def, doc,
+    parse(v, key) {
+      if (!Array.isArray(v) || v.length === 0) return fail(key, 'must be a non-empty list of strings', v)
+      v.forEach((s, i) => {
+        if (typeof s !== 'string' || !pattern.test(s)) fail(`${key}[${i}]`, hint, s)
+      })
+      if (new Set(v).size !== v.length) return fail(key, 'must not repeat an entry', v)
+      return v as string[]
+    },
+  }
+}
+
+export const DEFAULT_MODES = [
+  'survival', 'creative', 'skyblock', 'factions', 'pvp', 'minigames', 'prison', 'towny', 'smp',
+  'anarchy', 'roleplay', 'modded', 'hardcore', 'bedwars', 'skywars', 'oneblock', 'economy', 'vanilla',
+]
+
+export const configSchema = {
+  site: {
+    base_url: url('http://localhost:8080', 'Public address of the site: links, vote URLs, badge URLs and the Origin check use it. https:// turns on Secure, __Host- session cookies.'),
+    name: str('My Server List', 'Name of the site, shown in page titles and headers.', { min: 1, max: 100 }),
+    service_name: str('MyServerList', 'Service name sent with every Votifier vote; owners register their v2 token under it.', {
+      min: 1, max: 64, pattern: /^[A-Za-z0-9_.-]+$/, hint: 'must use only letters, digits, "_", "." and "-"',
+    }),
+    ipv4_url: url('', 'Optional base URL of this site reachable over IPv4 only (dual-stack vote capture). Empty: off.', true),
+    ipv6_url: url('', 'Optional base URL of this site reachable over IPv6 only (dual-stack vote capture). Empty: off.', true),
+  },
+  http: {
+    host: str('0.0.0.0', 'Address to listen on.', { min: 1, max: 255 }),
+    port: int(8080, 'Port to listen on; 0 picks a free port (logged at start).', 0, 65535),
+    trust_proxy: bool(false, 'Behind a reverse proxy: take the client address from the right-most X-Forwarded-For entry.'),
+  },
+  database: {
+    path: str('data/votelist.db', 'SQLite database file, relative to the config file\'s folder (or to the working folder without a config file).', { min: 1 }),
+  },
+  votes: {
+    interval_minutes: int(120, 'Minutes between two votes for the same server, per pseudo and per voter address.', 1, 10080),
+    captcha: oneOf(['pow', 'off'], 'pow', '"pow": self-hosted proof-of-work captcha on the vote form; "off": none (trusted setups, tests).'),
+  },
+  stats: {
+    ping_interval_seconds: int(300, 'Seconds between two ping rounds over every listed server.', 1, 86400),
+  },
+  deliveries: {
+    retry_delays: durations(['1m', '5m', '15m', '30m', '1h', '2h', '5h'], 'Delays before each retry of a failed Votifier or webhook delivery, after the first attempt.'),
+  },
+  network: {
+    allow_private_targets: bool(false, 'Allow webhook, Votifier and ping targets on loopback, private, link-local, CGNAT, multicast or unspecified addresses.'),
+  },
+  limits: {
+    keyed_per_minute: int(600, 'Requests a minute per API key on the verification API.', 1, 1_000_000),
+    public_per_minute: int(120, 'Requests a minute per client address on the public API.', 1, 1_000_000),
+  },
+  accounts: {
+    open_registration: bool(true, 'Let anyone sign up as a server owner. The first account (the admin) can always be created.'),
+  },
+  servers: {
+    modes: strings(DEFAULT_MODES, 'Game modes a server can list and the public filters offer.', /^[a-z0-9-]{1,32}$/, 'must be 1–32 of a-z, 0-9 and "-"'),
+  },
+  log: {
+    level: oneOf(['debug', 'info', 'warn', 'error'], 'info', 'Least severe log level written to standard error.'),
+  },
+} as const
+
+type Schema = typeof configSchema
+export type ConfigValues = {
+  readonly [S in keyof Schema]: { readonly [K in keyof Schema[S]]: Schema[S][K] extends Field<infer T> ? T : never }
+}

@@ -1,0 +1,33 @@
+import type { Database } from 'bun:sqlite'
+import { migrations as embedded, type Migration } from './migrations.ts'
+
+export class MigrationError extends Error {}
+
+// Applies, in name order, every migration not yet recorded, each in its own transaction with its
+// record. Returns the names applied. A database that records a migration this build does not
+// know was written by a newer votelist: refuse to run rather than guess.
+export function migrate(db: Database, list: readonly Migration[] = embedded, now = Date.now()): string[] {
+  db.run(`CREATE TABLE IF NOT EXISTS schema_migration (
+    name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) WITHOUT ROWID`)
+  const done = new Set((db.query('SELECT name FROM schema_migration').all() as { name: string }[]).map((r) => r.name))
+  const known = new Set(list.map((m) => m.name))
+  const unknown = [...done].filter((n) => !known.has(n))
+  if (unknown.length) {
+    throw new MigrationError(`the database has migrations this votelist does not know (${unknown.join(', ')}): it was used by a newer version`)
+  }
+  const record = db.prepare('INSERT INTO schema_migration (name, applied_at) VALUES (?, ?)')
+  const applied: string[] = []
+  for (const m of [...list].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (done.has(m.name)) continue
+    try {
+      db.transaction(() => {
+        db.run(m.sql)
+        record.run(m.name, now)
+      }).immediate()
+    } catch (e) {
+      throw new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`)
+    }
+    applied.push(m.name)
+  }
+  return applied
+}

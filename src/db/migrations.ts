@@ -1,0 +1,20 @@
+// Every migration, embedded into the binary as text. Forward-only: a landed file is never edited;
+// a change is a new file. test/db/migrations.test.ts checks this list against migrations/.
+import m0001 from '../../migrations/0001_accounts_servers.sql' with { type: 'text' }
+import m0002 from '../../migrations/0002_votes.sql' with { type: 'text' }
+import m0003 from '../../migrations/0003_notifications.sql' with { type: 'text' }
+import m0004 from '../../migrations/0004_jobs.sql' with { type: 'text' }
+import m0005 from '../../migrations/0005_stats.sql' with { type: 'text' }
+
+export interface Migration {
+  name: string
+  sql: string
+}
+
+export const migrations: readonly Migration[] = [
+  { name: '0001_accounts_servers', sql: m0001 },
+  { name: '0002_votes', sql: m0002 },
+  { name: '0003_notifications', sql: m0003 },
+  { name: '0004_jobs', sql: m0004 },
+  { name: '0005_stats', sql: m0005 },
+]

@@ -1,0 +1,18 @@
+import type { TSchema } from '@sinclair/typebox'
+import { Value, type ValueError } from '@sinclair/typebox/value'
+import { invalidParameter } from './errors.ts'
+
+// One message per failed value, naming the parameter. A schema's own `error` text wins (that is
+// where the contract's wording lives, e.g. "window must be an integer from 1 to 1440").
+export function describeValueError(e: Pick<ValueError, 'path' | 'message' | 'schema'>, fallbackName = 'body'): string {
+  const custom = (e.schema as { error?: unknown } | undefined)?.error
+  if (typeof custom === 'string') return custom
+  const name = e.path.replace(/^\//, '').replaceAll('/', '.') || fallbackName
+  return `${name}: ${e.message.charAt(0).toLowerCase()}${e.message.slice(1)}`
+}
+
+// The same checks as the HTTP boundary, for callers that are not HTTP (the command line).
+export function assertValid<T extends TSchema>(schema: T, value: unknown, name = 'input'): void {
+  const first = Value.Errors(schema, value).First()
+  if (first) throw invalidParameter(describeValueError(first, name))
+}

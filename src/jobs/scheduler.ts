@@ -1,0 +1,144 @@
+import type { Clock } from '../clock.ts'
+import type { Logger } from '../log.ts'
+
+// The one owner of every timer in votelist. Tasks are periodic and never overlap with
+// themselves; a task due while it still runs waits for the run to end. Tests do not start the
+// timer: they move an injected clock and call tick().
+
+export interface TaskInfo {
+  id: string
+  everyMs: number
+  aligned: boolean
+  running: boolean
+  runs: number
+  lastRunAt: number | null
+  lastDurationMs: number | null
+  lastError: string | null
+  nextRunAt: number
+}
+
+interface Task extends TaskInfo {
+  run: (now: number) => unknown
+  again: boolean
+  current: Promise<void> | null
+}
+
+export interface TaskOptions {
+  // Run at multiples of everyMs since the epoch (UTC-aligned rounds) instead of everyMs after
+  // the previous run. An aligned task first runs at the next boundary; others run at once.
+  align?: boolean
+}
+
+export interface Scheduler {
+  every(id: string, everyMs: number, run: (now: number) => unknown, opts?: TaskOptions): void
+  wake(id: string): void
+  tick(): Promise<void>
+  runNow(id: string): Promise<void>
+  start(): void
+  stop(): Promise<void>
+  tasks(): TaskInfo[]
+}
+
+// Longest single sleep: bounds the drift if the wall clock jumps.
+const MAX_SLEEP_MS = 30_000
+
+export function createScheduler(clock: Clock, log: Logger): Scheduler {
+  const tasks = new Map<string, Task>()
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let started = false
+  let stopping = false
+
+  const nextAfter = (t: Task, now: number) => (t.aligned ? (Math.floor(now / t.everyMs) + 1) * t.everyMs : now + t.everyMs)
+
+  function launch(t: Task): Promise<void> {
+    if (t.current) {
+      t.again = true
+      return t.current
+    }
+    const startedAt = clock.now()
+    t.running = true
+    t.current = (async () => {
+      try {
+        await t.run(startedAt)
+        t.lastError = null
+      } catch (e) {
+        t.lastError = e instanceof Error ? e.message : String(e)
+        log.error(`task ${t.id} failed`, { error: e })
+      } finally {
+        t.runs++
+        t.lastRunAt = startedAt
+        t.lastDurationMs = clock.now() - startedAt
+        t.running = false
+        t.current = null
+        t.nextRunAt = nextAfter(t, t.aligned ? clock.now() : startedAt)
+        if (t.again && !stopping) {
+          t.again = false
+          t.nextRunAt = clock.now()
+        }
+        arm()
+      }
+    })()
+    return t.current
+  }
+
+  function due(now: number) {
+    return [...tasks.values()].filter((t) => !t.current && t.nextRunAt <= now)
+  }
+
+  function arm() {
+    if (!started || stopping) return
+    if (timer) clearTimeout(timer)
+    const idle = [...tasks.values()].filter((t) => !t.current)
+    if (!idle.length) { timer = null; return }
+    const next = Math.min(...idle.map((t) => t.nextRunAt))
+    const wait = Math.max(0, Math.min(next - clock.now(), MAX_SLEEP_MS))
+    timer = setTimeout(() => {
+      timer = null
+      for (const t of due(clock.now())) launch(t)
+      arm()
+    }, wait)
+  }
+
+  return {
+    every(id, everyMs, run, opts = {}) {
+      if (tasks.has(id)) throw new Error(`task ${id} is already scheduled`)
+      if (!(everyMs > 0)) throw new Error(`task ${id}: period must be positive`)
+      const aligned = opts.align ?? false
+      const t: Task = {
+        id, everyMs, aligned, run, running: false, runs: 0, again: false, current: null,
+        lastRunAt: null, lastDurationMs: null, lastError: null, nextRunAt: 0,
+      }
+      t.nextRunAt = aligned ? nextAfter(t, clock.now()) : clock.now()
+      tasks.set(id, t)
+      arm()
+    },
+    // Run a task as soon as possible; if it is running, run it once more right after.
+    wake(id) {
+      const t = tasks.get(id)
+      if (!t || stopping) return
+      if (t.current) { t.again = true; return }
+      t.nextRunAt = Math.min(t.nextRunAt, clock.now())
+      arm()
+    },
+    async tick() {
+      await Promise.all(due(clock.now()).map(launch))
+    },
+    async runNow(id) {
+      const t = tasks.get(id)
+      if (!t) throw new Error(`no task ${id}`)
+      await launch(t)
+    },
+    start() {
+      started = true
+      stopping = false
+      arm()
+    },
+    async stop() {
+      stopping = true
+      if (timer) clearTimeout(timer)
+      timer = null
+      await Promise.all([...tasks.values()].map((t) => t.current))
+    },
+    tasks: () => [...tasks.values()].map(({ run: _r, again: _a, current: _c, ...info }) => ({ ...info })),
+  }
+}

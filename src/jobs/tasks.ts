@@ -1,0 +1,8 @@
+import type { Runtime } from '../runtime.ts'
+
+// Every periodic task and job handler of the running site, registered on the one scheduler.
+export function registerTasks(rt: Runtime) {
+  // The queue is drained every second and at once when a job is enqueued for now.
+  rt.scheduler.every('jobs.drain', 1000, () => rt.queue.drain())
+  rt.queue.onEnqueue(() => rt.scheduler.wake('jobs.drain'))
+}

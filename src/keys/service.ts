@@ -1,0 +1,24 @@
+import type { Clock } from '../clock.ts'
+import { invalidParameter } from '../http/errors.ts'
+import { newId, randomSecret, sha256Hex } from '../ids.ts'
+import type { KeysRepo } from './repo.ts'
+
+// vlk_ + 32 base64url characters = 192 random bits. Only the SHA-256 is stored: a fast hash is
+// right for a high-entropy secret, and it keeps key lookup one indexed equality.
+export const KEY_PREFIX = 'vlk_'
+
+export interface CreatedKey {
+  key: string
+  id: string
+  prefix: string
+}
+
+export function createKey(keys: KeysRepo, clock: Clock, serverId: string, name = ''): CreatedKey {
+  if (name.length > 64) throw invalidParameter('name must be at most 64 characters long')
+  const key = KEY_PREFIX + randomSecret(24)
+  const created = { id: newId(), serverId, hash: sha256Hex(key), prefix: key.slice(0, 8), name: name.trim(), createdAt: clock.now() }
+  keys.insert(created)
+  return { key, id: created.id, prefix: created.prefix }
+}
+
+export const hashKey = (key: string) => sha256Hex(key)

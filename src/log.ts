@@ -1,0 +1,37 @@
+export type Level = 'debug' | 'info' | 'warn' | 'error'
+const rank: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 }
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void
+  info(msg: string, fields?: Record<string, unknown>): void
+  warn(msg: string, fields?: Record<string, unknown>): void
+  error(msg: string, fields?: Record<string, unknown>): void
+}
+
+type Sink = (line: string) => void
+
+// One line per event: `2026-11-22T10:00:00.000Z INFO message {"key":"value"}`, to stderr, which
+// systemd's journal collects.
+export function createLogger(level: Level = 'info', sink: Sink = (l) => process.stderr.write(l + '\n')): Logger {
+  const emit = (lv: Level, msg: string, fields?: Record<string, unknown>) => {
+    if (rank[lv] < rank[level]) return
+    const extra = fields && Object.keys(fields).length ? ' ' + JSON.stringify(fields, errorReplacer) : ''
+    sink(`${new Date().toISOString()} ${lv.toUpperCase()} ${msg}${extra}`)
+  }
+  return {
+    debug: (m, f) => emit('debug', m, f),
+    info: (m, f) => emit('info', m, f),
+    warn: (m, f) => emit('warn', m, f),
+    error: (m, f) => emit('error', m, f),
+  }
+}
+
+function errorReplacer(_key: string, value: unknown) {
+  return value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value
+}
+
+// Collects lines instead of printing them: for tests, and for commands that must stay quiet.
+export function memoryLogger(level: Level = 'debug'): Logger & { lines: string[] } {
+  const lines: string[] = []
+  return Object.assign(createLogger(level, (l) => lines.push(l)), { lines })
+}

@@ -1,0 +1,30 @@
+import { t } from 'elysia'
+
+// Field rules of a listed server, shared by the HTTP API and the command line.
+export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/
+
+export const ServerFields = {
+  name: t.String({ minLength: 1, maxLength: 64, error: 'name must be 1 to 64 characters long', examples: ['Emerald Valley'] }),
+  host: t.String({ minLength: 1, maxLength: 253, error: 'host must be a hostname or an IP address', examples: ['play.example.com'] }),
+  port: t.Integer({ minimum: 1, maximum: 65535, error: 'port must be an integer from 1 to 65535', examples: [25565] }),
+  edition: t.Union([t.Literal('java'), t.Literal('bedrock')], { error: 'edition must be "java" or "bedrock"' }),
+  slug: t.String({ pattern: SLUG.source, error: 'slug must be 1 to 48 of a-z, 0-9 and "-", not starting or ending with "-"', examples: ['emerald-valley'] }),
+  modes: t.Array(t.String({ maxLength: 32 }), { maxItems: 8, uniqueItems: true, error: 'modes must be a list of at most 8 distinct game modes' }),
+  version: t.String({ maxLength: 32, error: 'version must be at most 32 characters long', examples: ['1.21.4'] }),
+  description: t.String({ maxLength: 4000, error: 'description must be at most 4000 characters long' }),
+  website: t.String({ maxLength: 300, error: 'website must be an http:// or https:// URL of at most 300 characters' }),
+}
+
+const f = ServerFields
+export const ServerCreate = t.Object({
+  name: f.name, host: f.host, port: t.Optional(f.port), edition: t.Optional(f.edition), slug: t.Optional(f.slug),
+  modes: t.Optional(f.modes), version: t.Optional(f.version), description: t.Optional(f.description), website: t.Optional(f.website),
+}, { additionalProperties: false })
+export type ServerCreate = typeof ServerCreate.static
+
+// The slug is stable once created, so it cannot be changed; port null returns to the default.
+export const ServerPatch = t.Object({
+  name: t.Optional(f.name), host: t.Optional(f.host), port: t.Optional(t.Union([f.port, t.Null()])), edition: t.Optional(f.edition),
+  modes: t.Optional(f.modes), version: t.Optional(f.version), description: t.Optional(f.description), website: t.Optional(f.website),
+}, { additionalProperties: false })
+export type ServerPatch = typeof ServerPatch.static
