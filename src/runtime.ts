@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
-import { usersRepo } from './accounts/repo.ts'
+import { sessionsRepo, settingsRepo, usersRepo } from './accounts/repo.ts'
+import { channelsRepo } from './channels/repo.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config/load.ts'
 import { migrate } from './db/migrate.ts'
@@ -7,8 +8,10 @@ import { openDatabase } from './db/open.ts'
 import { deliveriesRepo } from './deliveries/repo.ts'
 import { createJobQueue } from './jobs/queue.ts'
 import { createScheduler } from './jobs/scheduler.ts'
+import { SlidingWindowLimiter } from './http/rate-limit.ts'
 import { keysRepo } from './keys/repo.ts'
 import { createLogger, type Logger } from './log.ts'
+import { rankingRepo } from './ranking/repo.ts'
 import { serversRepo } from './servers/repo.ts'
 import { votesRepo } from './votes/repo.ts'
 
@@ -22,13 +25,22 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
   migrate(db, undefined, clock.now())
   const queue = createJobQueue(db, clock, log)
   const scheduler = createScheduler(clock, log)
+  // Signs sessions, captcha challenges and dual-stack tokens; created by the first migration.
+  const secret = Buffer.from(settingsRepo(db).get('secret')!, 'hex')
   return {
-    config, clock, log, db, queue, scheduler,
+    config, clock, log, db, queue, scheduler, secret,
+    limits: {
+      keyed: new SlidingWindowLimiter(config.limits.keyed_per_minute),
+      public: new SlidingWindowLimiter(config.limits.public_per_minute),
+    },
     users: usersRepo(db),
+    sessions: sessionsRepo(db),
     servers: serversRepo(db),
     keys: keysRepo(db),
     votes: votesRepo(db),
     deliveries: deliveriesRepo(db),
+    channels: channelsRepo(db),
+    ranking: rankingRepo(db),
   }
 }
 export type Runtime = ReturnType<typeof createRuntime>

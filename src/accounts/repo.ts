@@ -33,3 +33,31 @@ export function usersRepo(db: Database) {
 export type UsersRepo = ReturnType<typeof usersRepo>
 
 export const publicUser = ({ passwordHash: _h, ...u }: UserWithHash): User => u
+
+export interface SessionRow {
+  id: string
+  userId: string
+  expiresAt: number
+}
+
+export function sessionsRepo(db: Database) {
+  const insert = db.prepare('INSERT INTO session (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+  const active = db.prepare('SELECT id, user_id AS userId, expires_at AS expiresAt FROM session WHERE id = ? AND revoked_at IS NULL AND expires_at > ?')
+  const revoke = db.prepare('UPDATE session SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+  const revokeUser = db.prepare('UPDATE session SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL')
+  const purge = db.prepare('DELETE FROM session WHERE expires_at <= ?')
+  return {
+    insert: (id: string, userId: string, createdAt: number, expiresAt: number) => { insert.run(id, userId, createdAt, expiresAt) },
+    active: (id: string, now: number) => active.get(id, now) as SessionRow | null,
+    revoke: (id: string, at: number) => revoke.run(at, id).changes > 0,
+    revokeAllOf: (userId: string, at: number) => revokeUser.run(at, userId).changes,
+    // Expired sessions are useless even to an audit; revoked ones go when they would have expired.
+    purgeExpired: (now: number) => purge.run(now).changes,
+  }
+}
+export type SessionsRepo = ReturnType<typeof sessionsRepo>
+
+export function settingsRepo(db: Database) {
+  const get = db.prepare('SELECT value FROM setting WHERE key = ?')
+  return { get: (key: string) => (get.get(key) as { value: string } | null)?.value ?? null }
+}

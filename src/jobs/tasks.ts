@@ -5,4 +5,9 @@ export function registerTasks(rt: Runtime) {
   // The queue is drained every second and at once when a job is enqueued for now.
   rt.scheduler.every('jobs.drain', 1000, () => rt.queue.drain())
   rt.queue.onEnqueue(() => rt.scheduler.wake('jobs.drain'))
+  rt.scheduler.every('limits.sweep', 60_000, (now) => {
+    rt.limits.keyed.sweep(now)
+    rt.limits.public.sweep(now)
+  })
+  rt.scheduler.every('sessions.purge', 3600_000, (now) => { rt.sessions.purgeExpired(now) })
 }

@@ -3,7 +3,7 @@ import { isIP } from 'node:net'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { writeTx } from '../db/open.ts'
-import { conflict, invalidParameter } from '../http/errors.ts'
+import { conflict, forbidden, invalidParameter, notFound } from '../http/errors.ts'
 import { assertValid } from '../http/validation.ts'
 import { newId } from '../ids.ts'
 import { isPrivateAddress } from '../net/ip.ts'
@@ -102,4 +102,12 @@ export function updateServer(deps: ServersDeps, server: Server, patch: ServerPat
   }
   writeTx(deps.db, () => deps.servers.update(next))
   return next
+}
+
+// The server named by `slug`, if the user may manage it: its owner, or an admin.
+export function ownedServer(servers: ServersRepo, user: { id: string; isAdmin: boolean }, slug: string): Server {
+  const server = servers.bySlug(slug)
+  if (!server) throw notFound(`no server with the slug "${slug}"`)
+  if (server.ownerId !== user.id && !user.isAdmin) throw forbidden('this server belongs to another account')
+  return server
 }

@@ -1,0 +1,47 @@
+import { Elysia } from 'elysia'
+import type { Config } from '../config/load.ts'
+import { forbidden, unauthenticated } from '../http/errors.ts'
+import { sessionCookieName, userOfSession, type SessionDeps } from './session.ts'
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+// CSRF: a state-changing request that carries an Origin header must come from the site itself.
+// (Browsers send Origin on every cross-site POST/PUT/PATCH/DELETE; SameSite=Lax cookies are the
+// second line.)
+export function checkOrigin(request: Request, config: Config): void {
+  if (SAFE_METHODS.has(request.method)) return
+  const origin = request.headers.get('origin')
+  if (origin !== null && origin !== new URL(config.site.base_url).origin) {
+    throw forbidden('cross-site request refused: the Origin header does not match site.base_url')
+  }
+}
+
+// Macros for owner routes:
+//   sameOrigin: true  — the Origin rule only (login, registration)
+//   owner: true       — the Origin rule and a live session; resolves { user }
+//   admin: true       — as owner, and the user must be an admin
+export const ownerAuth = (deps: SessionDeps) =>
+  new Elysia({ name: 'accounts.owner-auth' }).macro({
+    sameOrigin: {
+      beforeHandle({ request }) {
+        checkOrigin(request, deps.config)
+      },
+    },
+    owner: {
+      async resolve({ request, cookie }) {
+        checkOrigin(request, deps.config)
+        const user = await userOfSession(deps, cookie[sessionCookieName(deps.config)]?.value as string | undefined)
+        if (!user) throw unauthenticated()
+        return { user }
+      },
+    },
+    admin: {
+      async resolve({ request, cookie }) {
+        checkOrigin(request, deps.config)
+        const user = await userOfSession(deps, cookie[sessionCookieName(deps.config)]?.value as string | undefined)
+        if (!user) throw unauthenticated()
+        if (!user.isAdmin) throw forbidden('administrators only')
+        return { user }
+      },
+    },
+  })

@@ -1,0 +1,69 @@
+import { jwtVerify, SignJWT } from 'jose'
+import type { Clock } from '../clock.ts'
+import type { Config } from '../config/load.ts'
+import { newId } from '../ids.ts'
+import { publicUser, type SessionsRepo, type User, type UsersRepo } from './repo.ts'
+
+// A session is a row (so logout and revocation survive restarts) named by a jose-signed token
+// in an HttpOnly cookie. The signature keeps forged or tampered cookies from even reaching the
+// database; the row decides whether the session is still alive.
+
+export const SESSION_TTL_MS = 30 * 24 * 3600_000
+
+export interface SessionDeps {
+  clock: Clock
+  config: Config
+  users: UsersRepo
+  sessions: SessionsRepo
+  secret: Uint8Array
+}
+
+const secure = (config: Config) => config.site.base_url.startsWith('https://')
+
+// Behind https the cookie takes the __Host- prefix: Secure, Path=/, no Domain, so no subdomain
+// can plant or read it.
+export const sessionCookieName = (config: Config) => (secure(config) ? '__Host-votelist_session' : 'votelist_session')
+
+export function sessionCookieAttributes(config: Config, maxAgeSeconds: number) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: secure(config), path: '/', maxAge: maxAgeSeconds }
+}
+
+export async function startSession(deps: SessionDeps, userId: string): Promise<{ token: string; expiresAt: number }> {
+  const now = deps.clock.now()
+  const sid = newId()
+  const expiresAt = now + SESSION_TTL_MS
+  deps.sessions.insert(sid, userId, now, expiresAt)
+  const token = await new SignJWT({ sid })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(userId)
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor(expiresAt / 1000))
+    .sign(deps.secret)
+  return { token, expiresAt }
+}
+
+async function sessionIdOf(deps: SessionDeps, token: string): Promise<{ sid: string; userId: string } | null> {
+  try {
+    const { payload } = await jwtVerify(token, deps.secret, { algorithms: ['HS256'], currentDate: new Date(deps.clock.now()) })
+    if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') return null
+    return { sid: payload.sid, userId: payload.sub }
+  } catch {
+    return null
+  }
+}
+
+// The user behind a session token, or null if the token is forged, expired or logged out.
+export async function userOfSession(deps: SessionDeps, token: string | undefined): Promise<User | null> {
+  if (!token) return null
+  const ids = await sessionIdOf(deps, token)
+  if (!ids) return null
+  const row = deps.sessions.active(ids.sid, deps.clock.now())
+  if (!row || row.userId !== ids.userId) return null
+  const user = deps.users.byId(row.userId)
+  return user ? publicUser(user) : null
+}
+
+export async function endSession(deps: SessionDeps, token: string | undefined): Promise<void> {
+  const ids = token ? await sessionIdOf(deps, token) : null
+  if (ids) deps.sessions.revoke(ids.sid, deps.clock.now())
+}

@@ -1,0 +1,87 @@
+import { ApiError } from './errors.ts'
+
+// An exact sliding-window limiter: per key, a ring of the times of the last `limit` allowed
+// requests. A request is allowed when fewer than `limit` fall inside the last window, so no
+// window of that length — aligned or not — ever holds more than `limit` (a fixed-window or
+// token-bucket counter lets 2× through across a window edge). O(1) per request, limit×8 bytes
+// per active key; idle keys are swept.
+
+export interface RateDecision {
+  allowed: boolean
+  limit: number
+  remaining: number
+  resetSeconds: number // until the oldest counted request leaves the window
+  retryAfterSeconds: number // 0 when allowed
+}
+
+interface Ring {
+  times: Float64Array
+  head: number // logical index 0 (the oldest entry)
+  size: number
+}
+
+export class SlidingWindowLimiter {
+  private rings = new Map<string, Ring>()
+
+  constructor(readonly limit: number, readonly windowMs = 60_000) {}
+
+  hit(key: string, now: number): RateDecision {
+    let ring = this.rings.get(key)
+    if (!ring) {
+      ring = { times: new Float64Array(this.limit), head: 0, size: 0 }
+      this.rings.set(key, ring)
+    }
+    const at = (i: number) => ring.times[(ring.head + i) % this.limit]
+    const cutoff = now - this.windowMs
+    const full = ring.size === this.limit
+    const allowed = !full || at(0) <= cutoff
+    if (allowed) {
+      if (full) {
+        ring.times[ring.head] = now
+        ring.head = (ring.head + 1) % this.limit
+      } else {
+        ring.times[(ring.head + ring.size) % this.limit] = now
+        ring.size++
+      }
+    }
+    // Entries are in time order: binary-search the first one still inside the window.
+    let lo = 0
+    let hi = ring.size
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (at(mid) <= cutoff) lo = mid + 1
+      else hi = mid
+    }
+    const inWindow = ring.size - lo
+    const oldest = inWindow > 0 ? at(lo) : now
+    const reset = Math.max(0, Math.ceil((oldest + this.windowMs - now) / 1000))
+    return { allowed, limit: this.limit, remaining: this.limit - inWindow, resetSeconds: reset, retryAfterSeconds: allowed ? 0 : Math.max(1, reset) }
+  }
+
+  // Forgets keys with nothing inside the window; returns how many remain.
+  sweep(now: number): number {
+    for (const [key, ring] of this.rings) {
+      const newest = ring.times[(ring.head + ring.size - 1) % this.limit]
+      if (newest <= now - this.windowMs) this.rings.delete(key)
+    }
+    return this.rings.size
+  }
+}
+
+export const rateLimitHeaders = (d: RateDecision): Record<string, string> => ({
+  'RateLimit-Limit': String(d.limit),
+  'RateLimit-Remaining': String(d.remaining),
+  'RateLimit-Reset': String(d.resetSeconds),
+})
+
+// Counts one request for `key`: returns the RateLimit headers to send, or throws 429
+// RATE_LIMITED with them and Retry-After.
+export function enforceRateLimit(limiter: SlidingWindowLimiter, key: string, now: number): Record<string, string> {
+  const d = limiter.hit(key, now)
+  const headers = rateLimitHeaders(d)
+  if (!d.allowed) {
+    throw new ApiError(429, 'RATE_LIMITED', `rate limit of ${d.limit} requests a minute exceeded; retry in ${d.retryAfterSeconds} s`, {},
+      { ...headers, 'Retry-After': String(d.retryAfterSeconds) })
+  }
+  return headers
+}

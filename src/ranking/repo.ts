@@ -1,0 +1,73 @@
+import type { Database } from 'bun:sqlite'
+import type { Edition } from '../servers/repo.ts'
+
+// Ranks are read from the month counters, never by counting votes. Rank = 1-based position among
+// listed (not hidden) servers by votes in the UTC month, descending; ties go to the server whose
+// latest vote came first, then to the older listing. A server listed after the month ended has
+// no rank in it.
+
+export const monthStart = (month: string) => Date.parse(`${month}-01T00:00:00.000Z`)
+export function monthEnd(month: string): number {
+  const d = new Date(monthStart(month))
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+}
+export const isMonth = (s: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(s)
+
+export interface RankedServer {
+  rank: number
+  id: string
+  slug: string
+  name: string
+  votes: number
+}
+
+export interface RankingFilter {
+  edition?: Edition
+  mode?: string
+  search?: string
+}
+
+const RANKED = `WITH ranked AS (
+  SELECT s.num, s.id, s.slug, s.name, s.edition, coalesce(m.votes, 0) AS votes,
+         row_number() OVER (ORDER BY coalesce(m.votes, 0) DESC, m.last_vote_at ASC NULLS LAST, s.created_at, s.num) AS rank
+    FROM server s LEFT JOIN server_month m ON m.server_id = s.id AND m.month = $month
+   WHERE s.hidden = 0 AND s.created_at < $end)`
+
+const FILTERED = `${RANKED}
+  SELECT rank, id, slug, name, votes FROM ranked r
+   WHERE ($edition IS NULL OR r.edition = $edition)
+     AND ($mode IS NULL OR EXISTS (SELECT 1 FROM server_mode sm WHERE sm.server_id = r.id AND sm.mode = $mode))
+     AND ($search IS NULL OR instr(lower(r.name), $search) > 0)`
+
+export function rankingRepo(db: Database) {
+  const page = db.prepare(`${FILTERED} ORDER BY rank LIMIT $limit OFFSET $offset`)
+  const count = db.prepare(`SELECT count(*) AS n FROM (${FILTERED})`)
+  const one = db.prepare(`${RANKED} SELECT rank, id, slug, name, votes FROM ranked WHERE id = $id`)
+  const top = db.prepare(`SELECT pseudo, votes FROM voter_month WHERE server_id = ? AND month = ?
+    ORDER BY votes DESC, last_vote_at ASC LIMIT ?`)
+  const total = db.prepare('SELECT coalesce(sum(votes), 0) AS n FROM server_month WHERE server_id = ?')
+  const monthVotes = db.prepare('SELECT votes FROM server_month WHERE server_id = ? AND month = ?')
+
+  const filterParams = (month: string, f: RankingFilter) => ({
+    month, end: monthEnd(month), edition: f.edition ?? null, mode: f.mode ?? null,
+    search: f.search?.trim() ? f.search.trim().toLowerCase() : null,
+  })
+
+  return {
+    // One page of the ranking, in rank order; `rank` is the position among all listed servers,
+    // whatever the filter.
+    page(month: string, filter: RankingFilter, limit: number, offset: number) {
+      const params = filterParams(month, filter)
+      return {
+        total: (count.get(params) as { n: number }).n,
+        rows: page.all({ ...params, limit, offset }) as RankedServer[],
+      }
+    },
+    // The server's rank and votes in the month, or null when it is hidden or was not listed yet.
+    rankOf: (serverId: string, month: string) => one.get({ month, end: monthEnd(month), id: serverId }) as RankedServer | null,
+    topVoters: (serverId: string, month: string, limit = 10) => top.all(serverId, month, limit) as { pseudo: string; votes: number }[],
+    totalVotes: (serverId: string) => (total.get(serverId) as { n: number }).n,
+    monthVotes: (serverId: string, month: string) => (monthVotes.get(serverId, month) as { votes: number } | null)?.votes ?? 0,
+  }
+}
+export type RankingRepo = ReturnType<typeof rankingRepo>

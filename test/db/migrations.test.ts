@@ -1,0 +1,79 @@
+import { Database } from 'bun:sqlite'
+import { afterAll, describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { migrate, MigrationError } from '../../src/db/migrate.ts'
+import { migrations } from '../../src/db/migrations.ts'
+import { openDatabase } from '../../src/db/open.ts'
+import { cleanupTemp, tempDir } from '../helpers.ts'
+
+afterAll(cleanupTemp)
+const folder = join(import.meta.dir, '../../migrations')
+
+describe('migrations', () => {
+  test('the embedded list is exactly the migrations folder, same names, same text, in order', () => {
+    const files = readdirSync(folder).filter((f) => f.endsWith('.sql')).sort()
+    expect(files.every((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))).toBe(true)
+    expect(migrations.map((m) => `${m.name}.sql`)).toEqual(files)
+    for (const m of migrations) expect(m.sql).toBe(readFileSync(join(folder, `${m.name}.sql`), 'utf8'))
+  })
+
+  test('open sets WAL, synchronous=NORMAL, a busy timeout and foreign keys on', () => {
+    const db = openDatabase(join(tempDir(), 'sub/dir/v.db'))
+    expect(db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
+    expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 1 })
+    expect((db.query('PRAGMA busy_timeout').get() as { timeout: number }).timeout).toBeGreaterThanOrEqual(1000)
+    expect(db.query('PRAGMA foreign_keys').get()).toEqual({ foreign_keys: 1 })
+    db.close()
+  })
+
+  test('applies every migration once, records it, and is a no-op the second time', () => {
+    const path = join(tempDir(), 'v.db')
+    const db = openDatabase(path)
+    expect(migrate(db)).toEqual(migrations.map((m) => m.name))
+    expect(migrate(db)).toEqual([])
+    const recorded = db.query('SELECT name FROM schema_migration ORDER BY name').all() as { name: string }[]
+    expect(recorded.map((r) => r.name)).toEqual(migrations.map((m) => m.name))
+    expect(db.query('PRAGMA foreign_key_check').all()).toEqual([])
+    db.close()
+  })
+
+  test('a failing migration rolls back alone: earlier ones stay, its changes and record do not', () => {
+    const db = new Database(':memory:')
+    const list = [
+      { name: '0001_a', sql: 'CREATE TABLE a (x INTEGER);' },
+      { name: '0002_b', sql: 'CREATE TABLE b (x INTEGER); INSERT INTO nowhere VALUES (1);' },
+    ]
+    expect(() => migrate(db, list)).toThrow(MigrationError)
+    const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name)
+    expect(tables).toEqual(['a', 'schema_migration'])
+    expect(db.query('SELECT name FROM schema_migration').all()).toEqual([{ name: '0001_a' }])
+  })
+
+  test('a database migrated by a newer version is refused', () => {
+    const db = new Database(':memory:')
+    migrate(db, [{ name: '0001_a', sql: 'CREATE TABLE a (x INTEGER);' }, { name: '0002_b', sql: 'CREATE TABLE b (x INTEGER);' }])
+    expect(() => migrate(db, [{ name: '0001_a', sql: 'CREATE TABLE a (x INTEGER);' }])).toThrow('0002_b')
+  })
+
+  test('every foreign key column is the leading column of an index', () => {
+    const db = openDatabase(join(tempDir(), 'v.db'))
+    migrate(db)
+    const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name)
+    const missing: string[] = []
+    for (const table of tables) {
+      const fks = db.query(`PRAGMA foreign_key_list(${table})`).all() as { from: string }[]
+      const leading = new Set<string>()
+      const pk = (db.query(`PRAGMA table_info(${table})`).all() as { name: string; pk: number }[]).find((c) => c.pk === 1)
+      if (pk) leading.add(pk.name)
+      for (const idx of db.query(`PRAGMA index_list(${table})`).all() as { name: string }[]) {
+        const cols = db.query(`PRAGMA index_info(${idx.name})`).all() as { seqno: number; name: string }[]
+        const first = cols.find((c) => c.seqno === 0)
+        if (first) leading.add(first.name)
+      }
+      for (const fk of fks) if (!leading.has(fk.from)) missing.push(`${table}.${fk.from}`)
+    }
+    expect(missing).toEqual([])
+    db.close()
+  })
+})

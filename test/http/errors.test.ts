@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { Elysia, t } from 'elysia'
+import { ApiError } from '../../src/http/errors.ts'
+import { errorHandler } from '../../src/http/error-handler.ts'
+import { memoryLogger } from '../../src/log.ts'
+import { VERSION } from '../../src/version.ts'
+import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+
+afterAll(cleanupTemp)
+
+const log = memoryLogger()
+const app = new Elysia()
+  .use(errorHandler(log))
+  .get('/q', ({ query }) => ({ ok: true, window: query.window }), {
+    query: t.Object({ window: t.Optional(t.Integer({ minimum: 1, maximum: 1440, error: 'window must be an integer from 1 to 1440' })), name: t.Optional(t.String({ maxLength: 3 })) }),
+  })
+  .post('/b', ({ body }) => body, { body: t.Object({ port: t.Integer() }) })
+  .get('/limited', () => { throw new ApiError(429, 'RATE_LIMITED', 'slow down', {}, { 'Retry-After': '7' }) })
+  .get('/boom', () => { throw new Error('database password is hunter2') })
+
+const json = async (r: Response) => ({ status: r.status, body: await r.json() })
+
+describe('error bodies', () => {
+  test('a validation failure is 400 INVALID_PARAMETER with the schema\'s message', async () => {
+    for (const w of ['0', '1441', '1.5', 'abc']) {
+      expect(await json(await call(app, 'GET', `/q?window=${w}`))).toEqual({
+        status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'window must be an integer from 1 to 1440' } },
+      })
+    }
+    expect((await json(await call(app, 'GET', '/q?window=1440'))).body).toEqual({ ok: true, window: 1440 })
+  })
+
+  test('without a custom message, the failing parameter is named', async () => {
+    const r = await json(await call(app, 'GET', '/q?name=toolong'))
+    expect(r.status).toBe(400)
+    expect(r.body.error.message).toStartWith('name: ')
+    const b = await json(await call(app, 'POST', '/b', { body: { port: 'x' } }))
+    expect(b.status).toBe(400)
+    expect(b.body.error.message).toStartWith('port: ')
+  })
+
+  test('an unparseable body is 400', async () => {
+    const r = await json(await call(app, 'POST', '/b', { body: '{oops', headers: { 'content-type': 'application/json' } }))
+    expect(r).toEqual({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'the request body could not be parsed' } } })
+  })
+
+  test('unknown paths are 404 NOT_FOUND', async () => {
+    expect(await json(await call(app, 'GET', '/nowhere'))).toEqual({ status: 404, body: { ok: false, error: { code: 'NOT_FOUND', message: 'no such path' } } })
+  })
+
+  test('ApiError keeps its status and headers', async () => {
+    const r = await call(app, 'GET', '/limited')
+    expect(r.status).toBe(429)
+    expect(r.headers.get('retry-after')).toBe('7')
+    expect(await r.json()).toEqual({ ok: false, error: { code: 'RATE_LIMITED', message: 'slow down' } })
+  })
+
+  test('anything unexpected is 500 INTERNAL, logged, with no detail in the body', async () => {
+    const r = await call(app, 'GET', '/boom')
+    const text = await r.text()
+    expect(r.status).toBe(500)
+    expect(JSON.parse(text)).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'internal error' } })
+    expect(text).not.toContain('hunter2')
+    expect(log.lines.some((l) => l.includes('hunter2') && l.includes('ERROR'))).toBe(true)
+  })
+
+  test('with format=text an error is the same status and one line of text', async () => {
+    const r = await call(app, 'GET', '/q?window=0&format=text')
+    expect(r.status).toBe(400)
+    expect(r.headers.get('content-type')).toStartWith('text/plain')
+    expect(await r.text()).toBe('INVALID_PARAMETER: window must be an integer from 1 to 1440\n')
+  })
+
+  test('GET /api/v1/health answers ok and the version', async () => {
+    const rt = testRuntime()
+    expect(await json(await call(testApp(rt), 'GET', '/api/v1/health'))).toEqual({ status: 200, body: { ok: true, version: VERSION } })
+  })
+})

@@ -1,0 +1,48 @@
+import { describe, expect, test } from 'bun:test'
+import { ApiError } from '../../src/http/errors.ts'
+import { enforceRateLimit, SlidingWindowLimiter } from '../../src/http/rate-limit.ts'
+
+describe('sliding-window rate limiter', () => {
+  test('allows `limit` requests in a window, then refuses with Retry-After until the oldest leaves', () => {
+    const l = new SlidingWindowLimiter(3, 60_000)
+    const t0 = 1_000_000
+    expect([0, 10_000, 20_000].map((dt) => l.hit('k', t0 + dt).remaining)).toEqual([2, 1, 0])
+    const refused = l.hit('k', t0 + 30_000)
+    expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 30 })
+    expect(l.hit('k', t0 + 59_999).allowed).toBe(false)
+    expect(l.hit('k', t0 + 60_000).allowed).toBe(true)
+    expect(l.hit('other', t0).remaining).toBe(2)
+  })
+
+  test('no 2× burst across a window edge: any 60 s span holds at most `limit` allowed requests', () => {
+    const limit = 10
+    const l = new SlidingWindowLimiter(limit, 60_000)
+    const allowed: number[] = []
+    // Hammer every 250 ms for 5 minutes, including the seconds around each minute boundary.
+    for (let t = 0; t < 300_000; t += 250) if (l.hit('k', t).allowed) allowed.push(t)
+    for (let i = 0; i < allowed.length; i++) {
+      const inSpan = allowed.filter((t) => t >= allowed[i] && t < allowed[i] + 60_000).length
+      expect(inSpan).toBeLessThanOrEqual(limit)
+    }
+    expect(allowed.length).toBe(50)
+  })
+
+  test('refused requests do not use the quota; sweep forgets idle keys', () => {
+    const l = new SlidingWindowLimiter(2, 1000)
+    l.hit('a', 0); l.hit('a', 0)
+    for (let i = 0; i < 100; i++) l.hit('a', 500)
+    expect(l.hit('a', 1000).allowed).toBe(true)
+    expect(l.sweep(1500)).toBe(1)
+    expect(l.sweep(2001)).toBe(0)
+  })
+
+  test('enforceRateLimit returns the RateLimit headers, or throws 429 RATE_LIMITED with Retry-After', () => {
+    const l = new SlidingWindowLimiter(1, 60_000)
+    expect(enforceRateLimit(l, 'k', 0)).toEqual({ 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '60' })
+    let err: ApiError | undefined
+    try { enforceRateLimit(l, 'k', 15_000) } catch (e) { err = e as ApiError }
+    expect(err?.status).toBe(429)
+    expect(err?.errorCode).toBe('RATE_LIMITED')
+    expect(err?.headers).toEqual({ 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '45', 'Retry-After': '45' })
+  })
+})

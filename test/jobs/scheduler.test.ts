@@ -1,0 +1,103 @@
+import { describe, expect, test } from 'bun:test'
+import { manualClock, systemClock } from '../../src/clock.ts'
+import { createScheduler } from '../../src/jobs/scheduler.ts'
+import { memoryLogger } from '../../src/log.ts'
+
+describe('scheduler', () => {
+  test('periodic tasks run when due, driven by the clock without sleeping', async () => {
+    const clock = manualClock(1_000_000)
+    const s = createScheduler(clock, memoryLogger())
+    const runs: number[] = []
+    s.every('t', 1000, (now) => { runs.push(now) })
+    await s.tick()
+    expect(runs).toEqual([1_000_000])
+    await s.tick()
+    expect(runs.length).toBe(1)
+    clock.advance(999)
+    await s.tick()
+    expect(runs.length).toBe(1)
+    clock.advance(1)
+    await s.tick()
+    expect(runs).toEqual([1_000_000, 1_001_000])
+  })
+
+  test('aligned tasks run on multiples of their period since the epoch', async () => {
+    const clock = manualClock(300_000 * 10 + 123_456)
+    const s = createScheduler(clock, memoryLogger())
+    const runs: number[] = []
+    s.every('round', 300_000, (now) => { runs.push(now) }, { align: true })
+    expect(s.tasks()[0].nextRunAt).toBe(300_000 * 11)
+    await s.tick()
+    expect(runs).toEqual([])
+    clock.set(300_000 * 11 + 5)
+    await s.tick()
+    expect(runs).toEqual([300_000 * 11 + 5])
+    expect(s.tasks()[0].nextRunAt).toBe(300_000 * 12)
+  })
+
+  test('a task never overlaps itself; a wake during a run runs it once more after', async () => {
+    const clock = manualClock()
+    const s = createScheduler(clock, memoryLogger())
+    let active = 0
+    let peak = 0
+    let runs = 0
+    let release!: () => void
+    s.every('slow', 10, async () => {
+      runs++
+      active++
+      peak = Math.max(peak, active)
+      if (runs === 1) await new Promise<void>((r) => { release = r })
+      active--
+    })
+    const first = s.runNow('slow')
+    clock.advance(1000)
+    await Promise.race([s.tick(), Bun.sleep(5)])
+    s.wake('slow')
+    s.wake('slow')
+    expect(runs).toBe(1)
+    release()
+    await first
+    await s.tick()
+    expect(peak).toBe(1)
+    expect(runs).toBe(2)
+  })
+
+  test('a failing task is logged, keeps its schedule, and shows its error', async () => {
+    const clock = manualClock()
+    const log = memoryLogger()
+    const s = createScheduler(clock, log)
+    s.every('bad', 1000, () => { throw new Error('nope') })
+    await s.tick()
+    const [info] = s.tasks()
+    expect(info).toMatchObject({ id: 'bad', runs: 1, lastError: 'nope', running: false, nextRunAt: clock.now() + 1000 })
+    expect(log.lines.some((l) => l.includes('task bad failed'))).toBe(true)
+  })
+
+  test('started, it runs tasks on its own timer; stop waits for the running task', async () => {
+    const s = createScheduler(systemClock, memoryLogger())
+    let runs = 0
+    let finished = false
+    s.every('quick', 20, async () => { runs++; await Bun.sleep(30); finished = true })
+    s.start()
+    await Bun.sleep(10)
+    expect(runs).toBe(1)
+    await s.stop()
+    expect(finished).toBe(true)
+    const after = runs
+    await Bun.sleep(60)
+    expect(runs).toBe(after)
+  })
+
+  test('wake runs an idle task at once on the live timer', async () => {
+    const s = createScheduler(systemClock, memoryLogger())
+    let runs = 0
+    s.every('lazy', 60_000, () => { runs++ })
+    s.start()
+    await Bun.sleep(5)
+    expect(runs).toBe(1)
+    s.wake('lazy')
+    await Bun.sleep(5)
+    expect(runs).toBe(2)
+    await s.stop()
+  })
+})
