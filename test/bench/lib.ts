@@ -1,0 +1,66 @@
+// Shared measuring tools for the benchmarks. Figures are reported as ratios against a bare
+// baseline measured in the same run, because the machines are noisy.
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  return sorted[i]
+}
+
+export function summarize(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b)
+  return { n: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s[s.length - 1], mean: s.reduce((a, b) => a + b, 0) / (s.length || 1) }
+}
+
+// Times `fn` `n` times after `warmup` untimed runs; milliseconds per call.
+export async function timeEach(n: number, fn: (i: number) => unknown, warmup = Math.min(50, n)): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await fn(i)
+  const out: number[] = []
+  for (let i = 0; i < n; i++) {
+    const t = performance.now()
+    await fn(i)
+    out.push(performance.now() - t)
+  }
+  return out
+}
+
+export interface WrkResult {
+  requestsPerSec: number
+  p50Ms: number
+  p99Ms: number
+  requests: number
+  errors: number
+}
+
+const toMs = (v: string) => {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(v.trim())
+  if (!m) return NaN
+  return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1)
+}
+
+// Load with wrk (Debian package `wrk`): `connections` keep-alive connections for `seconds`.
+export async function wrk(url: string, opts: { connections: number; seconds: number; threads?: number; headers?: Record<string, string>; script?: string }): Promise<WrkResult> {
+  if (!Bun.which('wrk')) throw new Error('wrk is not installed (Debian: apt-get install -y wrk)')
+  const args = ['wrk', '--latency', `-t${opts.threads ?? 1}`, `-c${opts.connections}`, `-d${opts.seconds}s`]
+  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`)
+  if (opts.script) args.push('-s', opts.script)
+  args.push(url)
+  const p = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
+  const out = await new Response(p.stdout).text()
+  if ((await p.exited) !== 0) throw new Error(`wrk failed: ${await new Response(p.stderr).text()}`)
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
+  const p50 = toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '')
+  const p99 = toMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? '')
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1])
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0)
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
+  const errors = non2xx + (sock ? sock.slice(1).reduce((a, b) => a + Number(b), 0) : 0)
+  return { requestsPerSec: rps, p50Ms: p50, p99Ms: p99, requests, errors }
+}
+
+export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : String(n))
+
+export function report(title: string, rows: Record<string, string | number>[]) {
+  console.log(`\n${title}`)
+  console.table(rows)
+}
