@@ -1,12 +1,15 @@
 import { Elysia } from 'elysia'
 import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
+import { assetRoutes } from './http/static.ts'
 import type { Runtime } from './runtime.ts'
 
-// Mounts the feature modules; no logic lives here.
-export function createApp(rt: Runtime) {
+// Mounts the feature modules; no logic lives here. Async because the static plugin lists the
+// embedded files before it can route them.
+export async function createApp(rt: Runtime) {
   return new Elysia()
     .use(errorHandler(rt.log))
+    .use(await assetRoutes())
     .use(healthRoutes())
 }
-export type App = ReturnType<typeof createApp>
+export type App = Awaited<ReturnType<typeof createApp>>

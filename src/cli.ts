@@ -84,7 +84,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const released = rt.queue.releaseLeases()
     if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
     registerTasks(rt)
-    const app = createApp(rt).listen({ hostname: rt.config.http.host, port: rt.config.http.port })
+    const app = (await createApp(rt)).listen({ hostname: rt.config.http.host, port: rt.config.http.port })
     rt.scheduler.start()
     rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: rt.config.database.path, config: rt.config.source })
     await (io.stopSignal ?? new Promise((done) => { process.once('SIGTERM', done); process.once('SIGINT', done) }))

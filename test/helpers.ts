@@ -40,9 +40,11 @@ export function testRuntime(input: ConfigInput = {}, start?: number): TestRuntim
   return rt as TestRuntime
 }
 
+// The whole app on a test runtime (async: the static plugin lists embedded files first).
 export function testApp(rt: Runtime) {
   return createApp(rt)
 }
+
 
 // Anything with Elysia's handle(): the whole app or a single feature module.
 type App = { handle(request: Request): Promise<Response> }

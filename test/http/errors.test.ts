@@ -71,8 +71,17 @@ describe('error bodies', () => {
     expect(await r.text()).toBe('INVALID_PARAMETER: window must be an integer from 1 to 1440\n')
   })
 
+  test('embedded assets are served under /assets, nothing outside it', async () => {
+    const app = await testApp(testRuntime())
+    const r = await call(app, 'GET', '/assets/favicon.svg')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toStartWith('image/svg+xml')
+    expect(await r.text()).toStartWith('<svg')
+    expect((await call(app, 'GET', '/assets/%2e%2e/%2e%2e/package.json')).status).toBe(404)
+  })
+
   test('GET /api/v1/health answers ok and the version', async () => {
     const rt = testRuntime()
-    expect(await json(await call(testApp(rt), 'GET', '/api/v1/health'))).toEqual({ status: 200, body: { ok: true, version: VERSION } })
+    expect(await json(await call(await testApp(rt), 'GET', '/api/v1/health'))).toEqual({ status: 200, body: { ok: true, version: VERSION } })
   })
 })
