@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { deliveryRoutes } from './deliveries/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
@@ -11,5 +12,6 @@ export async function createApp(rt: Runtime) {
     .use(errorHandler(rt.log))
     .use(await assetRoutes())
     .use(healthRoutes())
+    .use(deliveryRoutes(rt))
 }
 export type App = Awaited<ReturnType<typeof createApp>>

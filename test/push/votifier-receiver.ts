@@ -44,6 +44,8 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
   const votes: ReceivedVote[] = []
   const errors: string[] = []
   let connections = 0
+  let open = 0
+  let maxOpen = 0
   let onVote: (() => void) | null = null
   // Bun refuses PKCS#1 v1.5 private decryption natively; node-rsa's pure-JS path does it.
   const rsa = opts.privateKeyPem ? new NodeRSA(opts.privateKeyPem, 'pkcs1-private-pem', { environment: 'browser', encryptionScheme: 'pkcs1' }) : null
@@ -136,6 +138,7 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
     socket: {
       open(s) {
         connections++
+        maxOpen = Math.max(maxOpen, ++open)
         s.data = { buffer: Buffer.alloc(0), challenge: randomBytes(16).toString('base64url'), protocol: null, done: false }
         void greet(s)
       },
@@ -143,6 +146,7 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
         s.data.buffer = Buffer.concat([s.data.buffer, chunk])
         consume(s)
       },
+      close() { open-- },
     },
   })
 
@@ -151,6 +155,7 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
     votes,
     errors,
     get connections() { return connections },
+    get maxOpen() { return maxOpen },
     // Resolves once `n` votes have arrived in all.
     waitVotes(n: number) {
       return new Promise<void>((resolve) => {
