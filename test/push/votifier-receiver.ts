@@ -20,6 +20,7 @@ export interface ReceiverOptions {
   greeting?: 'v2' | 'v1-only' | 'none' | 'split' | 'not-votifier'
   splitAnswer?: boolean
   answerDelayMs?: number
+  holdAnswers?: Promise<unknown> // answers wait for this (a listener stuck until the test lets go)
 }
 
 interface Conn {
@@ -55,6 +56,7 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
   async function answer(s: Socket<Conn>, body: object) {
     const line = Buffer.from(JSON.stringify(body) + '\r\n')
     if (opts.answerDelayMs) await sleep(opts.answerDelayMs)
+    await opts.holdAnswers
     if (opts.splitAnswer) {
       s.write(line.subarray(0, 5))
       await sleep(20)
