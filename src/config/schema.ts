@@ -141,7 +141,7 @@ export const configSchema = {
     votifier_connect_timeout: duration('5s', 'Longest wait for the TCP connection to a Votifier listener.'),
     votifier_read_timeout: duration('5s', 'Longest wait for the Votifier greeting, and again for the v2 answer after the vote is sent.'),
     webhook_timeout: duration('10s', 'Longest wait for a webhook receiver\'s answer (connection included); a later answer counts as a failure.'),
-    concurrency: int(16, 'Delivery attempts in flight at once, over every server (other queued jobs keep the rest of the job slots).', 1, 1000),
+    concurrency: int(32, 'Delivery attempts in flight at once, over every server (the job queue itself runs at most 32 jobs at once).', 1, 32),
     per_target_concurrency: int(4, 'Delivery attempts in flight at once to one target (Votifier host:port, or webhook origin), so one slow server never holds every slot.', 1, 1000),
   },
   network: {

@@ -81,11 +81,12 @@ export function deliveriesRepo(db: Database) {
       const row = get.get(id) as (Omit<Delivery, 'payload' | 'test'> & { payload: string; test: number }) | null
       return row && { ...row, test: row.test === 1, payload: JSON.parse(row.payload) as VoteEvent }
     },
-    // Starts attempt n (call inside a transaction): an attempt left 'pending' by a process that
-    // died is closed first, as interrupted. Returns the attempt row's id and number.
-    startAttempt(d: Pick<Delivery, 'id' | 'serverId'>, at: number): { id: number; attempt: number } {
+    // Starts the attempt after `d.attempts` (call inside a transaction, with `d` read in it or
+    // with no await since): an attempt left 'pending' by a process that died is closed first, as
+    // interrupted. Returns the attempt row's id and number.
+    startAttempt(d: Pick<Delivery, 'id' | 'serverId' | 'attempts'>, at: number): { id: number; attempt: number } {
       closeInterrupted.run(d.id, INTERRUPTED, at)
-      const attempt = (get.get(d.id) as { attempts: number }).attempts + 1
+      const attempt = d.attempts + 1
       const id = Number(insertAttempt.run(d.id, d.serverId, attempt, at).lastInsertRowid)
       countAttempt.run(d.id, attempt, at)
       return { id, attempt }

@@ -51,7 +51,7 @@ export function createJobQueue(db: Database, clock: Clock, log: Logger, opts: Qu
     UPDATE job SET lease_until = ?1, attempts = attempts + 1
      WHERE id IN (SELECT id FROM job
                    WHERE run_at <= ?2 AND (lease_until IS NULL OR lease_until <= ?2)
-                     AND kind IN (SELECT value FROM json_each(?3))
+                     AND +kind IN (SELECT value FROM json_each(?3))
                    ORDER BY run_at, id LIMIT ?4)
     RETURNING id, kind, payload, run_at AS runAt, attempts, last_error AS lastError`)
   const remove = db.prepare('DELETE FROM job WHERE id = ?')

@@ -18,13 +18,14 @@ async function startReference() {
   const proc = Bun.spawn(['bun', FILE], { env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: '0' }, stdout: 'pipe', stderr: 'inherit' })
   procs.push(proc)
   let out = ''
-  let changed: (() => void) | null = null
+  let changed = () => {}
   void (async () => {
+    const reader = proc.stdout.getReader()
     const decoder = new TextDecoder()
-    for await (const chunk of proc.stdout) { out += decoder.decode(chunk); changed?.() }
+    for (let r = await reader.read(); !r.done; r = await reader.read()) { out += decoder.decode(r.value); changed() }
   })()
   const waitFor = (re: RegExp) => new Promise<RegExpMatchArray>((resolve) => {
-    const check = () => { const m = out.match(re); if (m) { changed = null; resolve(m) } else changed = check }
+    const check = () => { const m = out.match(re); if (m) { changed = () => {}; resolve(m) } else changed = check }
     check()
   })
   const url = (await waitFor(/listening on (http:\/\/\S+)/))[1]
