@@ -130,11 +130,10 @@ export async function sendTestVotes(deps: DeliveryDeps, server: Server, pseudo: 
   return Promise.all(ids.map(async (id, i): Promise<TestResult> => {
     const d = deps.deliveries.get(id)!
     const channel = channelTarget(deps, d)
-    const entered = channel ? deps.deliveryGate.enter(channel.target) : true
+    const entered = !channel || deps.deliveryGate.enter(channel.target)
+    const busy = () => Promise.reject(new DeliveryFailure('too many deliveries to this target are in progress right now; try again in a moment'))
     try {
-      const r = entered
-        ? await attempt(deps, d, channel)
-        : await attempt(deps, d, { target: channel!.target, send: () => { throw new DeliveryFailure('too many deliveries to this target are in progress right now; try again in a moment') } })
+      const r = await attempt(deps, d, entered ? channel : { target: channel.target, send: busy })
       return { channel: channels[i], status: r.status === 'succeeded' ? 'succeeded' : 'failed', error: r.error, durationMs: r.durationMs }
     } finally {
       if (channel && entered) deps.deliveryGate.leave(channel.target)

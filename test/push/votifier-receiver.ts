@@ -5,6 +5,7 @@
 import type { Socket } from 'bun'
 import { createHmac, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto'
 import NodeRSA from 'node-rsa'
+import { arrivals } from '../arrivals.ts'
 
 export interface ReceivedVote {
   protocol: 'v1' | 'v2'
@@ -42,16 +43,15 @@ export function votifierKeyPair(bits = 2048) {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export function startVotifierReceiver(opts: ReceiverOptions = {}) {
-  const votes: ReceivedVote[] = []
+  const votes = arrivals<ReceivedVote>()
   const errors: string[] = []
   let connections = 0
   let open = 0
   let maxOpen = 0
-  let onVote: (() => void) | null = null
   // Bun refuses PKCS#1 v1.5 private decryption natively; node-rsa's pure-JS path does it.
   const rsa = opts.privateKeyPem ? new NodeRSA(opts.privateKeyPem, 'pkcs1-private-pem', { environment: 'browser', encryptionScheme: 'pkcs1' }) : null
 
-  const record = (v: ReceivedVote) => { votes.push(v); onVote?.() }
+  const record = (v: ReceivedVote) => votes.push(v)
 
   async function answer(s: Socket<Conn>, body: object) {
     const line = Buffer.from(JSON.stringify(body) + '\r\n')
@@ -154,17 +154,12 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
 
   return {
     port: listener.port,
-    votes,
+    votes: votes.items,
     errors,
     get connections() { return connections },
     get maxOpen() { return maxOpen },
     // Resolves once `n` votes have arrived in all.
-    waitVotes(n: number) {
-      return new Promise<void>((resolve) => {
-        const check = () => { if (votes.length >= n) { onVote = null; resolve() } else onVote = check }
-        check()
-      })
-    },
+    waitVotes: votes.until,
     stop: () => listener.stop(true),
   }
 }

@@ -1,6 +1,7 @@
 // A webhook receiver for tests. It checks every request the way the contract tells receivers to,
 // with its own code (node:crypto, not votelist's signer), and answers what the test scripts.
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import { arrivals } from '../arrivals.ts'
 
 export interface ReceivedHook {
   headers: Record<string, string>
@@ -12,9 +13,8 @@ export interface ReceivedHook {
 type Reply = number | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
 
 export function startWebhookReceiver(secret: string, opts: { tls?: { cert: string; key: string } } = {}) {
-  const received: ReceivedHook[] = []
+  const received = arrivals<ReceivedHook>()
   const script: Reply[] = []
-  let waiting: (() => void) | null = null
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -30,7 +30,6 @@ export function startWebhookReceiver(secret: string, opts: { tls?: { cert: strin
         json: JSON.parse(body),
         signatureValid: given.length === expected.length && timingSafeEqual(given, expected),
       })
-      waiting?.()
       const reply = script.shift() ?? 204
       const r = typeof reply === 'number' ? { status: reply } : reply
       if (r.delayMs) await Bun.sleep(r.delayMs)
@@ -40,15 +39,10 @@ export function startWebhookReceiver(secret: string, opts: { tls?: { cert: strin
   return {
     port: server.port!,
     url: (path = '/hook', host = '127.0.0.1') => `${opts.tls ? 'https' : 'http'}://${host}:${server.port}${path}`,
-    received,
+    received: received.items,
     // Answers to give, in order; then 204.
     reply: (...replies: Reply[]) => { script.push(...replies) },
-    waitFor(n: number) {
-      return new Promise<void>((resolve) => {
-        const check = () => { if (received.length >= n) { waiting = null; resolve() } else waiting = check }
-        check()
-      })
-    },
+    waitFor: received.until,
     stop: () => server.stop(true),
   }
 }
