@@ -53,7 +53,7 @@ export interface AttemptEnd {
   nextAttemptAt: number | null
 }
 
-const INTERRUPTED = 'interrupted: votelist stopped during this attempt, so its outcome is unknown; the delivery was tried again'
+const INTERRUPTED = 'interrupted: votelist stopped during this attempt, so its outcome is unknown (a queued delivery is tried again)'
 
 export function deliveriesRepo(db: Database) {
   const channels = db.prepare(`SELECT 'votifier' AS channel FROM votifier WHERE server_id = ?1
@@ -64,6 +64,10 @@ export function deliveriesRepo(db: Database) {
     series_start AS seriesStart, next_attempt_at AS nextAttemptAt, created_at AS createdAt FROM delivery WHERE id = ?`)
   const closeInterrupted = db.prepare(`UPDATE delivery_attempt SET status = 'failed', error = ?2, next_attempt_at = ?3
     WHERE delivery_id = ?1 AND status = 'pending'`)
+  const closeAllInterrupted = db.prepare(`UPDATE delivery_attempt SET status = 'failed', error = ?1,
+      next_attempt_at = CASE WHEN (SELECT test FROM delivery WHERE id = delivery_id) = 1 THEN NULL ELSE ?2 END
+    WHERE status = 'pending'`)
+  const failInterruptedTests = db.prepare(`UPDATE delivery SET status = 'failed', updated_at = ?1 WHERE test = 1 AND status = 'pending'`)
   const hasPending = db.prepare(`SELECT 1 FROM delivery_attempt WHERE delivery_id = ? AND status = 'pending' LIMIT 1`)
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempt (delivery_id, server_id, attempt, status, started_at)
     VALUES (?, ?, ?, 'pending', ?)`)
@@ -90,6 +94,12 @@ export function deliveriesRepo(db: Database) {
       const id = Number(insertAttempt.run(d.id, d.serverId, attempt, at).lastInsertRowid)
       countAttempt.run(d.id, attempt, at)
       return { id, attempt }
+    },
+    // At start-up, before any job runs: every attempt still pending was cut short by the previous
+    // process. Queued deliveries are retried by their jobs; a test has no job and just failed.
+    closeInterrupted(at: number): number {
+      failInterruptedTests.run(at)
+      return closeAllInterrupted.run(INTERRUPTED, at).changes
     },
     endAttempt(attemptId: number, end: AttemptEnd) {
       endAttempt.run({ id: attemptId, ...end })

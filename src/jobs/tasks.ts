@@ -8,6 +8,8 @@ export function registerTasks(rt: Runtime) {
   rt.scheduler.every('jobs.drain', 1000, () => rt.queue.drain())
   rt.queue.onEnqueue(() => rt.scheduler.wake('jobs.drain'))
   rt.queue.handle(DELIVERY_JOB, deliveryJobHandler(rt))
+  const interrupted = rt.deliveries.closeInterrupted(rt.clock.now())
+  if (interrupted) rt.log.info('closed delivery attempts interrupted by the previous stop', { attempts: interrupted })
   rt.scheduler.every('limits.sweep', 60_000, (now) => {
     rt.limits.keyed.sweep(now)
     rt.limits.public.sweep(now)

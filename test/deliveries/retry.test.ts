@@ -108,8 +108,10 @@ describe('retry schedule', () => {
 
     const rt = createRuntime(testConfig(input, dir), { clock: manualClock(Date.now()), log: memoryLogger() }) as TestRuntime
     expect(attemptRows(rt)).toEqual([expect.objectContaining({ attempt: 1, status: 'pending' })])
+    // What `votelist serve` does at start.
     expect(rt.queue.releaseLeases()).toBe(1)
-    useDeliveryHandler(rt)
+    registerTasks(rt)
+    expect(attemptRows(rt)[0]).toMatchObject({ status: 'failed', nextAttemptAt: rt.clock.now() })
     const live = receiver()
     useVotifier(rt, server.id, live.port)
     await rt.queue.drain()
@@ -120,6 +122,17 @@ describe('retry schedule', () => {
     expect(rows[0].nextAttemptAt).toBe(rows[1].startedAt)
     expect(deliveryRows(rt)[0]).toMatchObject({ status: 'succeeded', attempts: 2 })
     expect(jobCount(rt)).toBe(0)
+  })
+
+  test('a test cut short by a stop is closed as failed at the next start (tests have no job to retry them)', async () => {
+    const { rt, server } = await deliveryRuntime()
+    const event = { server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: 't', pseudo: 'Steve', createdAt: 0 }, address: null, monthlyVotes: 0 }
+    rt.deliveries.insert({ id: 'test-1', serverId: server.id, voteId: null, channel: 'webhook', test: true, pseudo: 'Steve', payload: event, at: rt.clock.now() })
+    rt.deliveries.startAttempt({ id: 'test-1', serverId: server.id, attempts: 0 }, rt.clock.now())
+    registerTasks(rt)
+    expect(attemptRows(rt)).toEqual([expect.objectContaining({ status: 'failed', nextAttemptAt: null })])
+    expect(attemptRows(rt)[0].error).toContain('interrupted')
+    expect(deliveryRows(rt)[0]).toMatchObject({ test: 1, status: 'failed' })
   })
 })
 

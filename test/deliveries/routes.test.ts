@@ -11,11 +11,11 @@ const stops: (VotifierReceiver | WebhookReceiver)[] = []
 afterEach(() => { for (const r of stops.splice(0)) r.stop() })
 afterAll(cleanupTemp)
 
-async function setup() {
-  const ctx = await deliveryRuntime()
+async function setup(serviceName = 'MyServerList') {
+  const ctx = await deliveryRuntime({ site: { service_name: serviceName } })
   const app = await testApp(ctx.rt)
   const cookie = `${sessionCookieName(ctx.rt.config)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
-  const votifier = startVotifierReceiver({ tokens: { MyServerList: 'tok' } })
+  const votifier = startVotifierReceiver({ tokens: { [serviceName]: 'tok' } })
   const webhook = startWebhookReceiver(SECRET)
   stops.push(votifier, webhook)
   return { ...ctx, app, cookie, votifier, webhook }
@@ -28,7 +28,7 @@ const configure = (rt: TestRuntime, serverId: string, votifierPort: number, webh
 
 describe('POST /api/v1/me/servers/{slug}/test', () => {
   test('sends a test vote on every channel at once and answers each outcome; recorded as a test, not a vote', async () => {
-    const { rt, app, cookie, server, votifier, webhook } = await setup()
+    const { rt, app, cookie, server, votifier, webhook } = await setup('CraftList')
     configure(rt, server.id, votifier.port, webhook.url())
     const res = await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers: { cookie } })
     expect(res.status).toBe(200)
@@ -40,7 +40,8 @@ describe('POST /api/v1/me/servers/{slug}/test', () => {
         { channel: 'webhook', status: 'succeeded', error: null, durationMs: expect.any(Number) },
       ],
     })
-    expect(votifier.votes).toEqual([expect.objectContaining({ serviceName: 'MyServerList', username: 'VotelistTest' })])
+    // The service name is site.service_name, the one the listener's token is registered under.
+    expect(votifier.votes).toEqual([expect.objectContaining({ serviceName: 'CraftList', username: 'VotelistTest', address: '0.0.0.0' })])
     expect(webhook.received[0].json).toMatchObject({ event: 'test', vote: { pseudo: 'VotelistTest' } })
     expect(webhook.received[0].headers['x-tsm-event']).toBe('test')
     expect(webhook.received[0].signatureValid).toBe(true)
