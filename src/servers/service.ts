@@ -85,8 +85,9 @@ export function createServer(deps: ServersDeps, ownerId: string, input: ServerCr
   })
 }
 
-export function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch): Server {
+export function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch, actor: { isAdmin: boolean } = { isAdmin: false }): Server {
   assertValid(ServerPatch, patch)
+  if (patch.hidden !== undefined && !actor.isAdmin) throw forbidden('only an administrator can hide or show a server')
   const { config } = deps
   const next: Server = {
     ...server,
@@ -98,10 +99,17 @@ export function updateServer(deps: ServersDeps, server: Server, patch: ServerPat
     ...(patch.version !== undefined && { version: patch.version.trim() }),
     ...(patch.description !== undefined && { description: patch.description.trim() }),
     ...(patch.website !== undefined && { website: checkWebsite(patch.website) }),
+    ...(patch.hidden !== undefined && { hidden: patch.hidden }),
     updatedAt: deps.clock.now(),
   }
   writeTx(deps.db, () => deps.servers.update(next))
   return next
+}
+
+// Removes the server with everything that hangs on it (votes, keys, channels, deliveries,
+// statistics: the schema cascades).
+export function deleteServer(deps: ServersDeps, server: Server): void {
+  writeTx(deps.db, () => { deps.servers.remove(server.id) })
 }
 
 // The server named by `slug`, if the user may manage it: its owner, or an admin.
