@@ -1,5 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { clientKey } from '../http/client-ip.ts'
+import { publicRateLimit } from '../http/public-limit.ts'
 import { enforceRateLimit } from '../http/rate-limit.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import type { Runtime } from '../runtime.ts'
@@ -22,6 +23,7 @@ export function accountRoutes(rt: Runtime) {
 
   return new Elysia({ name: 'accounts.routes' })
     .use(ownerAuth(rt))
+    .use(publicRateLimit(rt))
     .macro({
       // Every login or sign-up attempt counts against its client address, before any hash is spent.
       loginLimited: {
@@ -29,6 +31,17 @@ export function accountRoutes(rt: Runtime) {
           const key = clientKey(request, server, rt.config.http.trust_proxy)
           Object.assign(set.headers, enforceRateLimit(rt.limits.login, key, rt.clock.now()))
         },
+      },
+    })
+    .get('/api/v1/auth/status', () => {
+      const setupNeeded = rt.users.count() === 0
+      return { ok: true as const, setupNeeded, registrationOpen: setupNeeded || rt.config.accounts.open_registration }
+    }, {
+      publicLimited: true,
+      response: { 200: t.Object({ ok: t.Literal(true), setupNeeded: t.Boolean(), registrationOpen: t.Boolean() }) },
+      detail: {
+        summary: 'Can I sign up?', tags,
+        description: '`setupNeeded`: no account exists yet, so the next registration creates the administrator. `registrationOpen`: POST /api/v1/auth/register will accept a new account. Public; limited like the public API.',
       },
     })
     .post('/api/v1/auth/register', async ({ body, cookie, set }) => {

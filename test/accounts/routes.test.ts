@@ -74,8 +74,16 @@ describe('registration', () => {
     expect(await json(await register(app, 'TAKEN@example.com'))).toEqual({ status: 409, body: error('CONFLICT') })
   })
 
+  test('GET /api/v1/auth/status tells the dashboard whether to set up the admin and whether sign-up is open', async () => {
+    const app = await testApp(testRuntime())
+    expect(await json(await call(app, 'GET', '/api/v1/auth/status'))).toEqual({ status: 200, body: { ok: true, setupNeeded: true, registrationOpen: true } })
+    await register(app, 'admin@example.com')
+    expect((await json(await call(app, 'GET', '/api/v1/auth/status'))).body).toEqual({ ok: true, setupNeeded: false, registrationOpen: true })
+  })
+
   test('with open_registration = false only the very first account can sign up', async () => {
     const app = await testApp(testRuntime({ accounts: { open_registration: false } }))
+    expect((await json(await call(app, 'GET', '/api/v1/auth/status'))).body).toEqual({ ok: true, setupNeeded: true, registrationOpen: true })
     const first = await register(app, 'admin@example.com')
     expect(first.status).toBe(201)
     expect((await first.json()).user.isAdmin).toBe(true)
@@ -83,6 +91,7 @@ describe('registration', () => {
     expect(r).toEqual({ status: 403, body: error('FORBIDDEN') })
     expect(r.body.error.message).toContain('registration is closed')
     expect((await login(app, 'someone@example.com')).status).toBe(401)
+    expect((await json(await call(app, 'GET', '/api/v1/auth/status'))).body).toEqual({ ok: true, setupNeeded: false, registrationOpen: false })
   })
 })
 
