@@ -18,7 +18,7 @@ export const TOKEN = /^[A-Za-z0-9_.+\/=-]{16,128}$/
 
 export const VotifierPut = t.Object({
   host: t.String({ minLength: 1, maxLength: 253, error: 'host must be a hostname or an IP address', examples: ['play.example.com'] }),
-  port: t.Optional(t.Integer({ minimum: 1, maximum: 65535, error: 'port must be an integer from 1 to 65535', default: undefined, examples: [8192] })),
+  port: t.Optional(t.Integer({ minimum: 1, maximum: 65535, error: 'port must be an integer from 1 to 65535', examples: [8192] })),
   protocol: t.Union([t.Literal('v1'), t.Literal('v2')], { error: 'protocol must be "v1" or "v2"' }),
   publicKey: t.Optional(t.String({ maxLength: 10_000, error: 'publicKey must be the contents of the listener\'s rsa/public.key' })),
   token: t.Optional(t.String({ pattern: TOKEN.source, error: 'token must be 16 to 128 of A-Z, a-z, 0-9 and _ . + / = -' })),
