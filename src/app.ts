@@ -1,5 +1,9 @@
 import { Elysia } from 'elysia'
+import { accountRoutes } from './accounts/routes.ts'
+import { channelRoutes } from './channels/routes.ts'
 import { deliveryRoutes } from './deliveries/routes.ts'
+import { keyRoutes } from './keys/routes.ts'
+import { serverRoutes } from './servers/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
@@ -12,6 +16,10 @@ export async function createApp(rt: Runtime) {
     .use(errorHandler(rt.log))
     .use(await assetRoutes())
     .use(healthRoutes())
+    .use(accountRoutes(rt))
+    .use(serverRoutes(rt))
+    .use(keyRoutes(rt))
+    .use(channelRoutes(rt))
     .use(deliveryRoutes(rt))
 }
 export type App = Awaited<ReturnType<typeof createApp>>
