@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { call, cleanupTemp, seedServer, testApp, type TestRuntime } from '../helpers.ts'
-import { startVotifierReceiver, type VotifierReceiver } from '../push/votifier-receiver.ts'
+import { startVotifierReceiver, votifierKeyPair, type VotifierReceiver } from '../push/votifier-receiver.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../webhooks/webhook-receiver.ts'
 import { attemptRows, deliveryRows, deliveryRuntime, freePort, jobCount } from './setup.ts'
 
@@ -80,6 +80,34 @@ describe('POST /api/v1/me/servers/{slug}/test', () => {
     const otherCookie = `${sessionCookieName(rt.config)}=${(await startSession(rt, other.owner.id)).token}`
     expect((await test(server.slug, { headers: { cookie: otherCookie } })).status).toBe(403)
     expect((await test(server.slug, { headers: { cookie, origin: 'https://evil.example' } })).status).toBe(403)
+  })
+})
+
+describe('settings saved through the owner API', () => {
+  test('a v1 key and a webhook saved by PUT are what the deliveries use; the configLine\'s token signs v2', async () => {
+    const { rt, app, cookie, server } = await setup()
+    const keys = votifierKeyPair()
+    const v1 = startVotifierReceiver({ privateKeyPem: keys.privateKeyPem })
+    const put = async (path: string, body: unknown) => (await call(app, 'PUT', `/api/v1/me/servers/${server.slug}/${path}`, { headers: { cookie }, body })).json()
+    const saved = await put('webhook', { url: 'http://127.0.0.1:1/placeholder' })
+    const hook = startWebhookReceiver(saved.webhook.secret)
+    stops.push(v1, hook)
+    await put('webhook', { url: hook.url() })
+    await put('votifier', { host: '127.0.0.1', port: v1.port, protocol: 'v1', publicKey: keys.publicKey })
+    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    await v1.waitVotes(1)
+    expect(v1.votes[0]).toMatchObject({ protocol: 'v1', serviceName: 'MyServerList', username: 'Steve', address: '203.0.113.7' })
+    expect(hook.received[0].signatureValid).toBe(true)
+
+    const v2 = await put('votifier', { host: '127.0.0.1', port: v1.port, protocol: 'v2', newToken: true })
+    const [service, token] = v2.votifier.configLine.split(': ')
+    const listener = startVotifierReceiver({ tokens: { [service]: token } })
+    stops.push(listener)
+    await put('votifier', { host: '127.0.0.1', port: listener.port, protocol: 'v2', token })
+    const test = await (await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers: { cookie } })).json()
+    expect(test.results.map((r: any) => r.status)).toEqual(['succeeded', 'succeeded'])
+    expect(listener.votes[0]).toMatchObject({ protocol: 'v2', serviceName: 'MyServerList', username: 'VotelistTest' })
   })
 })
 
