@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { accountRoutes } from './accounts/routes.ts'
 import { channelRoutes } from './channels/routes.ts'
+import { deliveryRoutes } from './deliveries/routes.ts'
 import { keyRoutes } from './keys/routes.ts'
 import { serverRoutes } from './servers/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
@@ -19,5 +20,6 @@ export async function createApp(rt: Runtime) {
     .use(serverRoutes(rt))
     .use(keyRoutes(rt))
     .use(channelRoutes(rt))
+    .use(deliveryRoutes(rt))
 }
 export type App = Awaited<ReturnType<typeof createApp>>

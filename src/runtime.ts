@@ -7,6 +7,7 @@ import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config/load.ts'
 import { migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
+import { createDeliveryGate } from './deliveries/gate.ts'
 import { deliveriesRepo } from './deliveries/repo.ts'
 import { createJobQueue } from './jobs/queue.ts'
 import { createScheduler } from './jobs/scheduler.ts'
@@ -46,6 +47,11 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
     deliveries: deliveriesRepo(db),
     channels: channelsRepo(db),
     ranking: rankingRepo(db),
+    // Bounds delivery attempts in flight; a job parked for a busy target is woken through the queue.
+    deliveryGate: createDeliveryGate(
+      { total: config.deliveries.concurrency, perTarget: config.deliveries.per_target_concurrency },
+      (jobId) => queue.hasten(jobId),
+    ),
   }
 }
 export type Runtime = ReturnType<typeof createRuntime>
