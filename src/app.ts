@@ -3,6 +3,7 @@ import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
 import type { Runtime } from './runtime.ts'
+import { statsRoutes } from './stats/routes.ts'
 
 // Mounts the feature modules; no logic lives here. Async because the static plugin lists the
 // embedded files before it can route them.
@@ -11,5 +12,6 @@ export async function createApp(rt: Runtime) {
     .use(errorHandler(rt.log))
     .use(await assetRoutes())
     .use(healthRoutes())
+    .use(statsRoutes(rt))
 }
 export type App = Awaited<ReturnType<typeof createApp>>

@@ -13,6 +13,7 @@ import { keysRepo } from './keys/repo.ts'
 import { createLogger, type Logger } from './log.ts'
 import { rankingRepo } from './ranking/repo.ts'
 import { serversRepo } from './servers/repo.ts'
+import { statsRepo } from './stats/repo.ts'
 import { votesRepo } from './votes/repo.ts'
 
 // Everything a command or the HTTP app works with, built once from the config: the database
@@ -41,6 +42,7 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
     deliveries: deliveriesRepo(db),
     channels: channelsRepo(db),
     ranking: rankingRepo(db),
+    stats: statsRepo(db),
   }
 }
 export type Runtime = ReturnType<typeof createRuntime>

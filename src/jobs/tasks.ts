@@ -1,4 +1,5 @@
 import type { Runtime } from '../runtime.ts'
+import { registerStatsTasks } from '../stats/tasks.ts'
 
 // Every periodic task and job handler of the running site, registered on the one scheduler.
 export function registerTasks(rt: Runtime) {
@@ -10,4 +11,5 @@ export function registerTasks(rt: Runtime) {
     rt.limits.public.sweep(now)
   })
   rt.scheduler.every('sessions.purge', 3600_000, (now) => { rt.sessions.purgeExpired(now) })
+  registerStatsTasks(rt)
 }

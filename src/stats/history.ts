@@ -14,7 +14,7 @@ export const RANGES = {
   all: { step: '1 w', stepMs: 7 * DAY, slices: null, source: 'daily' },
 } as const
 export type Range = keyof typeof RANGES
-export const RANGE_NAMES = Object.keys(RANGES) as Range[]
+export const RANGE_NAMES = ['24h', '7d', '30d', '90d', '1y', 'all'] as const satisfies readonly Range[]
 
 export interface Point { t: string; avg: number; max: number }
 export interface Summary { avg: number; median: number; min: number; peak: number; uptime: number; points: number }

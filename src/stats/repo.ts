@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import type { Edition } from '../servers/repo.ts'
 import { addValue, encodeHistogram, mergeEncoded, type Histogram } from './sketch.ts'
 
 // All SQL of the statistics tables (migrations 0005 and 0050). Times are integer ms; a sample's
@@ -31,6 +32,14 @@ export interface Measurement {
 export type RawRow = [number, number, number, number]
 export type RollupRow = [number, number, number, number, number, number, number, Uint8Array]
 
+export interface PingTargetRow {
+  num: number
+  host: string
+  port: number | null
+  edition: Edition
+  modes: string[]
+}
+
 export function statsRepo(db: Database) {
   const upsertStatus = db.prepare(`INSERT INTO server_status (server_num, online, players_online, players_max, version, motd, latency_ms, error, last_ping_at)
     VALUES ($num, $online, $playersOnline, $playersMax, $version, $motd, $latencyMs, $error, $at)
@@ -41,6 +50,10 @@ export function statsRepo(db: Database) {
   const status = db.prepare(`SELECT online, players_online AS playersOnline, players_max AS playersMax, version, motd,
     latency_ms AS latencyMs, error, last_ping_at AS lastPingAt FROM server_status WHERE server_num = ?`)
   const serverExists = db.prepare('SELECT 1 FROM server WHERE num = ?')
+  // What a ping round needs of every listed server, without the long text fields.
+  const targets = db.prepare(`SELECT num, host, port, edition,
+    (SELECT coalesce(json_group_array(mode), '[]') FROM server_mode m WHERE m.server_id = server.id) AS modes
+    FROM server WHERE hidden = 0 ORDER BY num`)
 
   const insertSample = db.prepare('INSERT OR IGNORE INTO ping_sample (server_num, t, players, up) VALUES (?, ?, ?, ?)')
   const bumpHourly = db.prepare(`INSERT INTO ping_hourly (server_num, t, samples, up, sum, min, max) VALUES ($num, $t, 1, $up, $v, $v, $v)
@@ -79,6 +92,8 @@ export function statsRepo(db: Database) {
   }
 
   return {
+    pingTargets: () => (targets.all() as (Omit<PingTargetRow, 'modes'> & { modes: string })[]).map((r) => ({ ...r, modes: JSON.parse(r.modes) as string[] })),
+
     status: (serverNum: number) => {
       const r = status.get(serverNum) as (Omit<ServerStatus, 'online'> & { online: number }) | null
       return r ? { ...r, online: r.online === 1 } : null

@@ -119,7 +119,7 @@ export async function dnsServer(records: { srv?: Record<string, { target: string
     header.writeUInt16BE(rdata ? 0x8180 : 0x8183, 2)
     header.writeUInt16BE(1, 4)
     header.writeUInt16BE(rdata ? 1 : 0, 6)
-    const parts = [header, question]
+    const parts: Uint8Array[] = [header, question]
     if (rdata) {
       const answer = Buffer.alloc(12)
       answer.writeUInt16BE(0xc00c, 0); answer.writeUInt16BE(qtype, 2); answer.writeUInt16BE(1, 4)
