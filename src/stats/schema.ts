@@ -18,7 +18,9 @@ export const HistoryQuery = t.Object({
 
 export const GlobalQuery = t.Object({
   range,
-  edition: t.Optional(t.UnionEnum(['java', 'bedrock'], { description: 'Only servers of this edition', error: 'edition must be one of java, bedrock' })),
+  // A union of literals, not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first
+  // value, which would turn "no edition filter" into edition=java.
+  edition: t.Optional(t.Union([t.Literal('java'), t.Literal('bedrock')], { description: 'Only servers of this edition', error: 'edition must be one of java, bedrock' })),
   mode: t.Optional(t.String({ description: 'Only servers listing this game mode (one of the site\'s configured modes)' })),
 })
 
