@@ -4,6 +4,7 @@ import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
 import type { Runtime } from './runtime.ts'
 import { statsRoutes } from './stats/routes.ts'
+import { vendorRoutes } from './stats/vendor-routes.ts'
 
 // Mounts the feature modules; no logic lives here. Async because the static plugin lists the
 // embedded files before it can route them.
@@ -13,5 +14,6 @@ export async function createApp(rt: Runtime) {
     .use(await assetRoutes())
     .use(healthRoutes())
     .use(statsRoutes(rt))
+    .use(vendorRoutes())
 }
 export type App = Awaited<ReturnType<typeof createApp>>
