@@ -1,14 +1,15 @@
 import { DAY, HOUR, type RawRow, type RollupRow, type StatsRepo } from './repo.ts'
 import { exactMedian, histogramMedian, mergeEncoded, type Histogram } from './sketch.ts'
 
-// The contract's range/step table. Ranges up to 30 days are computed from raw samples (kept at
-// least 30 days), so every figure is exact; longer ranges from the daily rollups, exact too except
-// the median, which comes from the rollups' histograms (within 1 %, see sketch.ts).
+// The contract's range/step table and where each range is read from. 24h: raw samples. 7d and 30d:
+// hourly rollups (their windows are whole hours, so slices and summary are exact) plus the exact
+// median of the raw samples (kept at least 30 days). 90d, 1y, all: daily
+// rollups, exact too except the median, taken from the rollups' histograms (within 1 %, sketch.ts).
 const MIN = 60_000
 export const RANGES = {
   '24h': { step: '5 min', stepMs: 5 * MIN, slices: 288, source: 'raw' },
-  '7d': { step: '1 h', stepMs: HOUR, slices: 168, source: 'raw' },
-  '30d': { step: '6 h', stepMs: 6 * HOUR, slices: 120, source: 'raw' },
+  '7d': { step: '1 h', stepMs: HOUR, slices: 168, source: 'hourly' },
+  '30d': { step: '6 h', stepMs: 6 * HOUR, slices: 120, source: 'hourly' },
   '90d': { step: '1 d', stepMs: DAY, slices: 90, source: 'daily' },
   '1y': { step: '1 d', stepMs: DAY, slices: 365, source: 'daily' },
   all: { step: '1 w', stepMs: 7 * DAY, slices: null, source: 'daily' },
@@ -78,28 +79,48 @@ export function fromRaw(rows: RawRow[], stepMs: number) {
   return acc.finish(exactMedian(values))
 }
 
-export function fromRollups(rows: RollupRow[], stepMs: number) {
+// `exact()`: the exact median of the raw values behind the rows; without it, the median comes
+// from the rows' histograms.
+export function fromRollups(rows: RollupRow[], stepMs: number, exact?: () => number | null) {
   const acc = accumulator(stepMs)
   const hist: Histogram = []
   for (const [t, values, measured, up, sum, min, max, h] of rows) {
     acc.add(t, values, sum, min, max, up, measured)
-    mergeEncoded(hist, h)
+    if (!exact) mergeEncoded(hist, h)
   }
-  return acc.finish(histogramMedian(hist))
+  return acc.finish(exact ? (rows.length ? exact() : null) : histogramMedian(hist))
 }
 
-function build(range: Range, now: number, raw: (from: number, to: number) => RawRow[], daily: (from: number, to: number) => RollupRow[]): History {
+type Read<T> = (from: number, to: number) => T
+interface Series {
+  raw: Read<RawRow[]>
+  hourly: Read<RollupRow[]>
+  daily: Read<RollupRow[]>
+  values: Read<Float64Array>
+}
+
+function build(series: Series, range: Range, now: number): History {
   const { step, stepMs, source } = RANGES[range]
   const { from, to } = rangeWindow(range, now)
-  const body = source === 'raw' ? fromRaw(raw(from, to), stepMs) : fromRollups(daily(from, to), stepMs)
+  const body = source === 'raw' ? fromRaw(series.raw(from, to), stepMs)
+    : source === 'hourly' ? fromRollups(series.hourly(from, to), stepMs, () => exactMedian(series.values(from, to)))
+      : fromRollups(series.daily(from, to), stepMs)
   return { ok: true, range, step, ...body }
 }
 
-export const serverHistory = (stats: StatsRepo, serverNum: number, range: Range, now: number) =>
-  build(range, now, (f, t) => stats.serverRaw(serverNum, f, t), (f, t) => stats.serverDaily(serverNum, f, t))
+export const serverHistory = (stats: StatsRepo, serverNum: number, range: Range, now: number) => build({
+  raw: (f, t) => stats.serverRaw(serverNum, f, t),
+  hourly: (f, t) => stats.serverHourly(serverNum, f, t),
+  daily: (f, t) => stats.serverDaily(serverNum, f, t),
+  values: (f, t) => stats.serverValues(serverNum, f, t),
+}, range, now)
 
-export const globalHistory = (stats: StatsRepo, scope: string, range: Range, now: number) =>
-  build(range, now, (f, t) => stats.globalRaw(scope, f, t), (f, t) => stats.globalDaily(scope, f, t))
+export const globalHistory = (stats: StatsRepo, scope: string, range: Range, now: number) => build({
+  raw: (f, t) => stats.globalRaw(scope, f, t),
+  hourly: (f, t) => stats.globalHourly(scope, f, t),
+  daily: (f, t) => stats.globalDaily(scope, f, t),
+  values: (f, t) => stats.globalValues(scope, f, t),
+}, range, now)
 
 // The global series are kept per scope; a scope names the filters of the request.
 export function scopeOf(filter: { edition?: string; mode?: string }): string {

@@ -74,9 +74,16 @@ export function statsRepo(db: Database) {
       sum = sum + excluded.sum, min = min(min, excluded.min), max = max(max, excluded.max), hist = excluded.hist`)
 
   const serverRaw = db.prepare('SELECT t, players, 1, up FROM ping_sample WHERE server_num = ? AND t BETWEEN ? AND ? ORDER BY t')
+  const serverHourly = db.prepare("SELECT t, samples, samples, up, sum, min, max, x'' FROM ping_hourly WHERE server_num = ? AND t BETWEEN ? AND ? ORDER BY t")
   const serverDaily = db.prepare('SELECT t, samples, samples, up, sum, min, max, hist FROM ping_daily WHERE server_num = ? AND t BETWEEN ? AND ? ORDER BY t')
+  // Every value of a window as one JSON array: SQLite builds it in C and JSON.parse reads it at
+  // native speed, several times faster than one JavaScript row per sample (30 days: 8,640 rows).
+  const serverValues = db.prepare('SELECT json_group_array(players) AS v FROM ping_sample WHERE server_num = ? AND t BETWEEN ? AND ?')
   const globalRaw = db.prepare('SELECT t, players, servers, up FROM global_sample WHERE scope = ? AND t BETWEEN ? AND ? ORDER BY t')
+  const globalHourly = db.prepare("SELECT t, rounds, servers, up, sum, min, max, x'' FROM global_hourly WHERE scope = ? AND t BETWEEN ? AND ? ORDER BY t")
   const globalDaily = db.prepare('SELECT t, rounds, servers, up, sum, min, max, hist FROM global_daily WHERE scope = ? AND t BETWEEN ? AND ? ORDER BY t')
+  const globalValues = db.prepare('SELECT json_group_array(players) AS v FROM global_sample WHERE scope = ? AND t BETWEEN ? AND ?')
+  const values = (r: unknown) => Float64Array.from(JSON.parse((r as { v: string }).v) as number[])
   const uptimeSince = db.prepare('SELECT count(*) AS n, coalesce(sum(up), 0) AS up FROM ping_sample WHERE server_num = ? AND t > ?')
 
   const purgeSamples = db.prepare('DELETE FROM ping_sample WHERE t >= ? AND t < ?')
@@ -126,9 +133,13 @@ export function statsRepo(db: Database) {
     },
 
     serverRaw: (serverNum: number, from: number, to: number) => serverRaw.values(serverNum, from, to) as RawRow[],
+    serverHourly: (serverNum: number, from: number, to: number) => serverHourly.values(serverNum, from, to) as RollupRow[],
     serverDaily: (serverNum: number, from: number, to: number) => serverDaily.values(serverNum, from, to) as RollupRow[],
+    serverValues: (serverNum: number, from: number, to: number) => values(serverValues.get(serverNum, from, to)),
     globalRaw: (scope: string, from: number, to: number) => globalRaw.values(scope, from, to) as RawRow[],
+    globalHourly: (scope: string, from: number, to: number) => globalHourly.values(scope, from, to) as RollupRow[],
     globalDaily: (scope: string, from: number, to: number) => globalDaily.values(scope, from, to) as RollupRow[],
+    globalValues: (scope: string, from: number, to: number) => values(globalValues.get(scope, from, to)),
 
     // Share of measurements after `since` that succeeded; null when there was none.
     uptimeSince(serverNum: number, since: number): number | null {

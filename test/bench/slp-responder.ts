@@ -11,7 +11,7 @@ const status = Uint8Array.from(frame([0x00, ...writeVarInt(json.length), ...json
 function serve(socket: Socket) {
   let received = Buffer.alloc(0)
   socket.on('error', () => {})
-  socket.on('data', (chunk) => {
+  socket.on('data', (chunk: Buffer) => {
     received = Buffer.concat([received, chunk])
     for (;;) {
       let got

@@ -113,7 +113,7 @@ function globalRounds(match: (num: number) => boolean) {
 }
 
 function expectMatches(range: Range, body: History, expected: ReturnType<typeof direct>) {
-  const exact = RANGES[range].source === 'raw'
+  const exact = RANGES[range].source !== 'daily'
   expect(body.points).toEqual(expected.points)
   const { median: m, ...rest } = body.summary
   const { median: em, ...expectedRest } = expected.summary
