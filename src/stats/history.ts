@@ -1,4 +1,4 @@
-import { DAY, HOUR, type RawRow, type RollupRow, type StatsRepo } from './repo.ts'
+import { DAY, HOUR, type RawRow, type RollupRow, type Series, type StatsRepo } from './repo.ts'
 import { exactMedian, histogramMedian, mergeEncoded, type Histogram } from './sketch.ts'
 
 // The contract's range/step table and where each range is read from. 24h: raw samples. 7d and 30d:
@@ -91,14 +91,6 @@ export function fromRollups(rows: RollupRow[], stepMs: number, exact?: () => num
   return acc.finish(exact ? (rows.length ? exact() : null) : histogramMedian(hist))
 }
 
-type Read<T> = (from: number, to: number) => T
-interface Series {
-  raw: Read<RawRow[]>
-  hourly: Read<RollupRow[]>
-  daily: Read<RollupRow[]>
-  values: Read<Float64Array>
-}
-
 function build(series: Series, range: Range, now: number): History {
   const { step, stepMs, source } = RANGES[range]
   const { from, to } = rangeWindow(range, now)
@@ -108,19 +100,8 @@ function build(series: Series, range: Range, now: number): History {
   return { ok: true, range, step, ...body }
 }
 
-export const serverHistory = (stats: StatsRepo, serverNum: number, range: Range, now: number) => build({
-  raw: (f, t) => stats.serverRaw(serverNum, f, t),
-  hourly: (f, t) => stats.serverHourly(serverNum, f, t),
-  daily: (f, t) => stats.serverDaily(serverNum, f, t),
-  values: (f, t) => stats.serverValues(serverNum, f, t),
-}, range, now)
-
-export const globalHistory = (stats: StatsRepo, scope: string, range: Range, now: number) => build({
-  raw: (f, t) => stats.globalRaw(scope, f, t),
-  hourly: (f, t) => stats.globalHourly(scope, f, t),
-  daily: (f, t) => stats.globalDaily(scope, f, t),
-  values: (f, t) => stats.globalValues(scope, f, t),
-}, range, now)
+export const serverHistory = (stats: StatsRepo, serverNum: number, range: Range, now: number) => build(stats.serverSeries(serverNum), range, now)
+export const globalHistory = (stats: StatsRepo, scope: string, range: Range, now: number) => build(stats.globalSeries(scope), range, now)
 
 // The global series are kept per scope; a scope names the filters of the request.
 export function scopeOf(filter: { edition?: string; mode?: string }): string {

@@ -32,6 +32,15 @@ export interface Measurement {
 export type RawRow = [number, number, number, number]
 export type RollupRow = [number, number, number, number, number, number, number, Uint8Array]
 
+type Read<T> = (from: number, to: number) => T
+export interface Series {
+  raw: Read<RawRow[]>
+  hourly: Read<RollupRow[]>
+  daily: Read<RollupRow[]>
+  // Every raw value of the window (for an exact median).
+  values: Read<Float64Array>
+}
+
 export interface PingTargetRow {
   num: number
   host: string
@@ -83,7 +92,15 @@ export function statsRepo(db: Database) {
   const globalHourly = db.prepare("SELECT t, rounds, servers, up, sum, min, max, x'' FROM global_hourly WHERE scope = ? AND t BETWEEN ? AND ? ORDER BY t")
   const globalDaily = db.prepare('SELECT t, rounds, servers, up, sum, min, max, hist FROM global_daily WHERE scope = ? AND t BETWEEN ? AND ? ORDER BY t')
   const globalValues = db.prepare('SELECT json_group_array(players) AS v FROM global_sample WHERE scope = ? AND t BETWEEN ? AND ?')
-  const values = (r: unknown) => Float64Array.from(JSON.parse((r as { v: string }).v) as number[])
+
+  // The reads of one series (a server's, or a global scope's) over a window [from, to].
+  type Statement = ReturnType<Database['prepare']>
+  const seriesOf = <K extends number | string>(raw: Statement, hourly: Statement, daily: Statement, values: Statement) => (key: K): Series => ({
+    raw: (from, to) => raw.values(key, from, to) as RawRow[],
+    hourly: (from, to) => hourly.values(key, from, to) as RollupRow[],
+    daily: (from, to) => daily.values(key, from, to) as RollupRow[],
+    values: (from, to) => Float64Array.from(JSON.parse((values.get(key, from, to) as { v: string }).v) as number[]),
+  })
   const uptimeSince = db.prepare('SELECT count(*) AS n, coalesce(sum(up), 0) AS up FROM ping_sample WHERE server_num = ? AND t > ?')
 
   const purgeSamples = db.prepare('DELETE FROM ping_sample WHERE t >= ? AND t < ?')
@@ -132,14 +149,8 @@ export function statsRepo(db: Database) {
       bumpGlobalDaily.run({ scope, t: day, servers, up, v: players, hist: withValue(globalDailyHist.get(scope, day) as { hist: Uint8Array } | null, players) })
     },
 
-    serverRaw: (serverNum: number, from: number, to: number) => serverRaw.values(serverNum, from, to) as RawRow[],
-    serverHourly: (serverNum: number, from: number, to: number) => serverHourly.values(serverNum, from, to) as RollupRow[],
-    serverDaily: (serverNum: number, from: number, to: number) => serverDaily.values(serverNum, from, to) as RollupRow[],
-    serverValues: (serverNum: number, from: number, to: number) => values(serverValues.get(serverNum, from, to)),
-    globalRaw: (scope: string, from: number, to: number) => globalRaw.values(scope, from, to) as RawRow[],
-    globalHourly: (scope: string, from: number, to: number) => globalHourly.values(scope, from, to) as RollupRow[],
-    globalDaily: (scope: string, from: number, to: number) => globalDaily.values(scope, from, to) as RollupRow[],
-    globalValues: (scope: string, from: number, to: number) => values(globalValues.get(scope, from, to)),
+    serverSeries: seriesOf<number>(serverRaw, serverHourly, serverDaily, serverValues),
+    globalSeries: seriesOf<string>(globalRaw, globalHourly, globalDaily, globalValues),
 
     // Share of measurements after `since` that succeeded; null when there was none.
     uptimeSince(serverNum: number, since: number): number | null {

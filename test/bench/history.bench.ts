@@ -5,7 +5,7 @@
 // bare from SQLite, and the health route (the framework's floor).
 import { statSync } from 'node:fs'
 import { scopesOfServer, rangeWindow, RANGES, RANGE_NAMES } from '../../src/stats/history.ts'
-import { DAY, HOUR } from '../../src/stats/repo.ts'
+import { DAY, HOUR, type Series } from '../../src/stats/repo.ts'
 import { addValue, encodeHistogram, type Histogram } from '../../src/stats/sketch.ts'
 import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
 import { fmt, report, summarize, timeEach } from './lib.ts'
@@ -144,13 +144,12 @@ for (const range of RANGE_NAMES) {
   const { from, to } = rangeWindow(range, NOW)
   const server = await timeEach(N, (i) => call(app, 'GET', `/api/v1/servers/server-${pick(i)}/history?range=${range}`).then((r) => r.json()))
   // Bare: the rows the range is computed from, read without any processing.
-  const serverBare = await timeEach(N, (i) => (source === 'raw' ? rt.stats.serverRaw(pick(i), from, to)
-    : source === 'hourly' ? [rt.stats.serverHourly(pick(i), from, to), rt.stats.serverValues(pick(i), from, to)] : rt.stats.serverDaily(pick(i), from, to)))
+  const bare = (s: Series) => (source === 'raw' ? s.raw(from, to) : source === 'hourly' ? [s.hourly(from, to), s.values(from, to)] : s.daily(from, to))
+  const serverBare = await timeEach(N, (i) => bare(rt.stats.serverSeries(pick(i))))
   const global = await timeEach(N / 3, (i) => call(app, 'GET', `/api/v1/stats/global?range=${range}&${filters[i % 4]}`).then((r) => r.json()))
   const globalBare = await timeEach(N / 3, (i) => {
     const scope = ['all', 'edition:java', 'mode:survival', 'edition:bedrock/mode:skyblock'][i % 4]
-    return source === 'raw' ? rt.stats.globalRaw(scope, from, to)
-      : source === 'hourly' ? [rt.stats.globalHourly(scope, from, to), rt.stats.globalValues(scope, from, to)] : rt.stats.globalDaily(scope, from, to)
+    return bare(rt.stats.globalSeries(scope))
   })
   rows.push({
     range, source,
