@@ -99,6 +99,20 @@ describe('ping rounds', () => {
     expect(rows(rt, 'SELECT count(*) AS n FROM global_sample')).toEqual([{ n: 0 }])
   })
 
+  test('stopping the site ends a round that is still spreading its pings, without recording it', async () => {
+    const { rt } = await site()
+    registerTasks(rt)
+    rt.clock.set(START + INTERVAL)
+    const started = performance.now()
+    const round = rt.scheduler.runNow('stats.ping')
+    await Bun.sleep(50)
+    await rt.scheduler.stop()
+    await round
+    // The spread is 30 s; the stop cut it short.
+    expect(performance.now() - started).toBeLessThan(5000)
+    expect(rows(rt, 'SELECT count(*) AS n FROM ping_sample')).toEqual([{ n: 0 }])
+  })
+
   test('retention deletes raw samples past the configured days and keeps the rollups', async () => {
     const { rt, a } = await site()
     const now = rt.clock.now()
