@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { Iso } from '../http/timestamps.ts'
 import { RANGE_NAMES } from './history.ts'
 import { BADGE_THEMES } from './badge.ts'
 
@@ -68,10 +69,10 @@ export const PublicServerResponse = t.Object({
     players: t.Object({ online: t.Integer(), max: t.Integer() }),
     motd: t.Nullable(t.String({ description: 'Plain-text MOTD of the last successful ping' })),
     latencyMs: t.Nullable(t.Integer()),
-    lastPingAt: t.Nullable(t.String({ description: 'Time of the last ping, ISO 8601 UTC' })),
+    lastPingAt: t.Nullable(t.String({ description: 'Time of the last ping, UTC, ISO 8601 with milliseconds' })),
     uptime: t.Nullable(t.Number({ description: 'Share of successful pings over the last 24 h, 0–1; null before the first ping' })),
     voteUrl: t.String(),
     badgeUrl: t.String(),
-    createdAt: t.String(),
+    createdAt: Iso,
   }),
 })
