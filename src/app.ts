@@ -8,6 +8,8 @@ import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
 import type { Runtime } from './runtime.ts'
+import { statsRoutes } from './stats/routes.ts'
+import { vendorRoutes } from './stats/vendor-routes.ts'
 
 // Mounts the feature modules; no logic lives here. Async because the static plugin lists the
 // embedded files before it can route them.
@@ -21,5 +23,7 @@ export async function createApp(rt: Runtime) {
     .use(keyRoutes(rt))
     .use(channelRoutes(rt))
     .use(deliveryRoutes(rt))
+    .use(statsRoutes(rt))
+    .use(vendorRoutes())
 }
 export type App = Awaited<ReturnType<typeof createApp>>

@@ -16,6 +16,7 @@ import { keysRepo } from './keys/repo.ts'
 import { createLogger, type Logger } from './log.ts'
 import { rankingRepo } from './ranking/repo.ts'
 import { serversRepo } from './servers/repo.ts'
+import { statsRepo } from './stats/repo.ts'
 import { votesRepo } from './votes/repo.ts'
 
 // Everything a command or the HTTP app works with, built once from the config: the database
@@ -52,6 +53,7 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
       { total: config.deliveries.concurrency, perTarget: config.deliveries.per_target_concurrency },
       (jobId) => queue.hasten(jobId),
     ),
+    stats: statsRepo(db),
   }
 }
 export type Runtime = ReturnType<typeof createRuntime>

@@ -135,6 +135,9 @@ export const configSchema = {
   },
   stats: {
     ping_interval_seconds: int(300, 'Seconds between two ping rounds over every listed server.', 1, 86400),
+    ping_timeout_seconds: int(5, 'Seconds one ping attempt may take (connect, answer) before it counts as down.', 1, 60),
+    ping_concurrency: int(64, 'Pings in flight at once during a round.', 1, 1024),
+    raw_retention_days: int(35, 'Days raw ping samples are kept (at least 30, so every range up to 30d is exact); hourly and daily rollups are kept forever.', 30, 3650),
   },
   deliveries: {
     retry_delays: durations(['1m', '5m', '15m', '30m', '1h', '2h', '5h'], 'Delays before each retry of a failed Votifier or webhook delivery, after the first attempt.'),

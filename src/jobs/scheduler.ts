@@ -17,8 +17,11 @@ export interface TaskInfo {
   nextRunAt: number
 }
 
+// `signal` is aborted when the scheduler stops, so a long task (a ping round) can end early.
+type Run = (now: number, signal: AbortSignal) => unknown
+
 interface Task extends TaskInfo {
-  run: (now: number) => unknown
+  run: Run
   again: boolean
   current: Promise<void> | null
 }
@@ -30,7 +33,7 @@ export interface TaskOptions {
 }
 
 export interface Scheduler {
-  every(id: string, everyMs: number, run: (now: number) => unknown, opts?: TaskOptions): void
+  every(id: string, everyMs: number, run: Run, opts?: TaskOptions): void
   wake(id: string): void
   tick(): Promise<void>
   runNow(id: string): Promise<void>
@@ -47,6 +50,7 @@ export function createScheduler(clock: Clock, log: Logger): Scheduler {
   let timer: ReturnType<typeof setTimeout> | null = null
   let started = false
   let stopping = false
+  let stopped = new AbortController()
 
   const nextAfter = (t: Task, now: number) => (t.aligned ? (Math.floor(now / t.everyMs) + 1) * t.everyMs : now + t.everyMs)
 
@@ -59,7 +63,7 @@ export function createScheduler(clock: Clock, log: Logger): Scheduler {
     t.running = true
     t.current = (async () => {
       try {
-        await t.run(startedAt)
+        await t.run(startedAt, stopped.signal)
         t.lastError = null
       } catch (e) {
         t.lastError = e instanceof Error ? e.message : String(e)
@@ -131,10 +135,12 @@ export function createScheduler(clock: Clock, log: Logger): Scheduler {
     start() {
       started = true
       stopping = false
+      if (stopped.signal.aborted) stopped = new AbortController()
       arm()
     },
     async stop() {
       stopping = true
+      stopped.abort()
       if (timer) clearTimeout(timer)
       timer = null
       await Promise.all([...tasks.values()].map((t) => t.current))

@@ -1,6 +1,7 @@
 import { DELIVERY_JOB } from '../deliveries/repo.ts'
 import { deliveryJobHandler } from '../deliveries/service.ts'
 import type { Runtime } from '../runtime.ts'
+import { registerStatsTasks } from '../stats/tasks.ts'
 
 // Every periodic task and job handler of the running site, registered on the one scheduler.
 export function registerTasks(rt: Runtime) {
@@ -17,4 +18,5 @@ export function registerTasks(rt: Runtime) {
     rt.limits.failedLogins.sweep(now)
   })
   rt.scheduler.every('sessions.purge', 3600_000, (now) => { rt.sessions.purgeExpired(now) })
+  registerStatsTasks(rt)
 }

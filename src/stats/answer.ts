@@ -1,0 +1,19 @@
+import { PingError } from './tcp-exchange.ts'
+
+// What a successful ping reads, whatever the protocol.
+export interface PingAnswer {
+  playersOnline: number
+  playersMax: number
+  version: string | null
+  motd: string | null
+  latencyMs: number
+}
+
+// Some servers announce absurd or negative counts; a count is clamped to 0…1,000,000 so one
+// server cannot dwarf the global sums. Anything that is not a number is not a status answer.
+const MAX_COUNT = 1_000_000
+export function playerCount(value: unknown, field: string): number {
+  const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new PingError(`invalid answer: ${field} is not a number`, true)
+  return Math.min(MAX_COUNT, Math.max(0, Math.floor(n)))
+}

@@ -1,0 +1,108 @@
+import type { Database } from 'bun:sqlite'
+import type { Clock } from '../clock.ts'
+import type { Config } from '../config/load.ts'
+import { writeTx } from '../db/open.ts'
+import type { Logger } from '../log.ts'
+import { scopesOfServer } from './history.ts'
+import { pingServer, type PingDns, type PingStatus } from './pinger.ts'
+import type { Measurement, PingTargetRow, StatsRepo } from './repo.ts'
+
+export interface RoundDeps {
+  db: Database
+  config: Config
+  clock: Clock
+  log: Logger
+  stats: StatsRepo
+}
+
+export interface RoundOptions {
+  // Pings start at random offsets inside [0, spreadMs) so a round is not one burst of connections
+  // (default: the first half of the interval). Benchmarks and tests pass 0.
+  spreadMs?: number
+  dns?: PingDns
+  signal?: AbortSignal
+}
+
+export interface RoundReport {
+  t: number
+  servers: number
+  up: number
+  players: number
+  durationMs: number
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms)
+    function done() {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    signal?.addEventListener('abort', done, { once: true })
+  })
+
+// Runs `fn` over every item, each no earlier than its random offset in the spread, with at most
+// `concurrency` in flight. Items not started when `signal` aborts have no result.
+export async function spreadOut<T, R>(items: T[], fn: (item: T) => Promise<R>, opts: { concurrency: number; spreadMs: number; signal?: AbortSignal }): Promise<(R | undefined)[]> {
+  const results: (R | undefined)[] = new Array(items.length)
+  const order = items.map((_, i) => ({ i, at: Math.random() * opts.spreadMs })).sort((a, b) => a.at - b.at)
+  const started = performance.now()
+  const running = new Set<Promise<void>>()
+  for (const { i, at } of order) {
+    const wait = at - (performance.now() - started)
+    if (wait > 0) await sleep(wait, opts.signal)
+    while (running.size >= opts.concurrency) await Promise.race(running)
+    if (opts.signal?.aborted) break
+    const p: Promise<void> = fn(items[i]).then((r) => { results[i] = r }).finally(() => running.delete(p))
+    running.add(p)
+  }
+  await Promise.all(running)
+  return results
+}
+
+// Writes a round in one transaction: each server's measurement and rollups, then each global
+// scope's sum over the servers measured in it.
+export function recordRound(deps: Pick<RoundDeps, 'db' | 'stats'>, t: number, targets: PingTargetRow[], measured: Measurement[]) {
+  return writeTx(deps.db, () => {
+    const scopes = new Map<string, { players: number; servers: number; up: number }>()
+    measured.forEach((m, i) => {
+      if (!deps.stats.recordMeasurement(t, m)) return
+      for (const scope of scopesOfServer(targets[i].edition, targets[i].modes)) {
+        const s = scopes.get(scope) ?? { players: 0, servers: 0, up: 0 }
+        s.servers++
+        if (m.status.online) {
+          s.up++
+          s.players += m.status.playersOnline
+        }
+        scopes.set(scope, s)
+      }
+    })
+    for (const [scope, s] of scopes) deps.stats.recordGlobal(scope, t, s.players, s.servers, s.up)
+  })
+}
+
+// One round over every listed server. Its measurements are stamped with the round's start (the
+// multiple of the interval that `now` falls in). A round cut short by a stop records nothing, so
+// the global sums never cover only part of the servers.
+export async function runPingRound(deps: RoundDeps, now: number, opts: RoundOptions = {}): Promise<RoundReport | null> {
+  const { stats: cfg, network } = deps.config
+  const intervalMs = cfg.ping_interval_seconds * 1000
+  const t = now - (now % intervalMs)
+  const started = performance.now()
+  const targets = deps.stats.pingTargets()
+  const pingOpts = { timeoutMs: cfg.ping_timeout_seconds * 1000, allowPrivate: network.allow_private_targets, dns: opts.dns }
+  const results = await spreadOut(targets, async (target): Promise<{ status: PingStatus; at: number }> => {
+    const status = await pingServer(target, pingOpts)
+    return { status, at: deps.clock.now() }
+  }, { concurrency: cfg.ping_concurrency, spreadMs: opts.spreadMs ?? intervalMs / 2, signal: opts.signal })
+  if (opts.signal?.aborted) return null
+  const measured = results.map((r, i) => ({ serverNum: targets[i].num, status: r!.status, at: r!.at }))
+  recordRound(deps, t, targets, measured)
+  const report = {
+    t, servers: measured.length, up: measured.filter((m) => m.status.online).length,
+    players: measured.reduce((n, m) => n + m.status.playersOnline, 0), durationMs: Math.round(performance.now() - started),
+  }
+  deps.log.info('ping round', { ...report, t: new Date(t).toISOString() })
+  return report
+}

@@ -1,0 +1,75 @@
+import { Elysia } from 'elysia'
+import { invalidParameter } from '../http/errors.ts'
+import { publicRateLimit } from '../http/public-limit.ts'
+import type { Runtime } from '../runtime.ts'
+import { monthOf } from '../votes/repo.ts'
+import { renderBadge } from './badge.ts'
+import { globalHistory, historyCsv, scopeOf, serverHistory } from './history.ts'
+import { listedServer, publicRecord } from './public-record.ts'
+import { BadgeQuery, GlobalQuery, HistoryQuery, HistoryResponse, PublicServerResponse, SlugParams } from './schema.ts'
+
+const tags = ['Public statistics']
+
+// The public (unkeyed) statistics API: 120 requests a minute per client address.
+export const statsRoutes = (rt: Runtime) =>
+  new Elysia({ name: 'stats.public' })
+    .use(publicRateLimit(rt))
+    .get('/api/v1/servers/:slug', ({ params }) => ({ ok: true as const, server: publicRecord(rt, listedServer(rt, params.slug), rt.clock.now()) }), {
+      params: SlugParams,
+      response: { 200: PublicServerResponse },
+      publicLimited: true,
+      detail: {
+        summary: 'Public server record', tags,
+        description: 'A listed server: its listing, live rank and votes, and the last ping (online, players, MOTD, latency, 24 h uptime), with the vote page and badge addresses. Unknown or hidden slug: 404 NOT_FOUND.',
+      },
+    })
+    .get('/api/v1/servers/:slug/history', ({ params, query }) => {
+      const server = listedServer(rt, params.slug)
+      const history = serverHistory(rt.stats, server.num, query.range ?? '24h', rt.clock.now())
+      if (query.format !== 'csv') return history
+      return new Response(historyCsv(history), {
+        headers: {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': `attachment; filename="${server.slug}-${history.range}.csv"`,
+        },
+      })
+    }, {
+      params: SlugParams,
+      query: HistoryQuery,
+      response: { 200: HistoryResponse },
+      publicLimited: true,
+      detail: {
+        summary: 'Player-count history of a server', tags,
+        description: 'Slices aligned to UTC multiples of the step, t = slice start, slices without a measurement left out. A failed ping counts as 0 players and as down. '
+          + 'format=csv answers text/csv with the header t,avg,max and one line per point, as the attachment "<slug>-<range>.csv".',
+      },
+    })
+    .get('/api/v1/servers/:slug/badge.svg', ({ params, query }) => {
+      const server = listedServer(rt, params.slug)
+      const rank = rt.ranking.rankOf(server.id, monthOf(rt.clock.now()))?.rank ?? null
+      const svg = renderBadge({ name: server.name, rank, theme: query.theme ?? 'light', siteName: rt.config.site.name })
+      return new Response(svg, { headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'public, max-age=60' } })
+    }, {
+      params: SlugParams,
+      query: BadgeQuery,
+      publicLimited: true,
+      detail: {
+        summary: '"Vote for us" badge', tags,
+        description: 'An SVG badge with the server\'s name, "Vote for us" and its live rank this month; theme=light (default) or dark. Cached for 60 s. '
+          + 'Embed: <a href="{voteUrl}"><img src="{badgeUrl}" alt="Vote for {name}"></a>.',
+      },
+    })
+    .get('/api/v1/stats/global', ({ query }) => {
+      const modes = rt.config.servers.modes
+      if (query.mode !== undefined && !modes.includes(query.mode)) throw invalidParameter(`mode must be one of ${modes.join(', ')}`)
+      return globalHistory(rt.stats, scopeOf(query), query.range ?? '24h', rt.clock.now())
+    }, {
+      query: GlobalQuery,
+      response: { 200: HistoryResponse },
+      publicLimited: true,
+      detail: {
+        summary: 'Players on all listed servers', tags,
+        description: 'Per ping round the players of all matching servers are summed; slices and summary are over those sums, uptime and points count server measurements. '
+          + 'Filters: edition (java, bedrock) and mode (the site\'s configured game modes); anything else is 400 INVALID_PARAMETER naming the allowed values.',
+      },
+    })
