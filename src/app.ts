@@ -1,8 +1,10 @@
 import { Elysia } from 'elysia'
+import { apiDocs } from './http/api-docs.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
 import type { Runtime } from './runtime.ts'
+import { verificationRoutes } from './votes/verification-routes.ts'
 
 // Mounts the feature modules; no logic lives here. Async because the static plugin lists the
 // embedded files before it can route them.
@@ -11,5 +13,7 @@ export async function createApp(rt: Runtime) {
     .use(errorHandler(rt.log))
     .use(await assetRoutes())
     .use(healthRoutes())
+    .use(apiDocs())
+    .use(verificationRoutes(rt))
 }
 export type App = Awaited<ReturnType<typeof createApp>>
