@@ -9,6 +9,9 @@ export const apiDocs = () =>
   openapi({
     path: '/api/docs',
     specPath: '/api/docs/json',
+    // The plugin makes the UI fetch the document by a path relative to the page, which from
+    // /api/docs resolves to /api/api/docs/json: give the absolute one.
+    scalar: { url: '/api/docs/json' },
     exclude: { paths: [/^(?!\/api\/)/, /^\/api\/docs/] },
     documentation: {
       info: {
@@ -16,7 +19,8 @@ export const apiDocs = () =>
         version: VERSION,
         description: [
           'All times are UTC, written ISO 8601 with milliseconds (`2026-11-22T10:15:30.123Z`).',
-          'Errors: `{"ok":false,"error":{"code","message"}}` with 400 INVALID_PARAMETER, 401 MISSING_KEY / INVALID_KEY / UNAUTHENTICATED, 403 FORBIDDEN, 404 NOT_FOUND, 409 CONFLICT, 429 RATE_LIMITED (with Retry-After) or VOTE_TOO_SOON, 500 INTERNAL. With `format=text`, the same status and one line of text.',
+          // No double quotes in this text: the plugin writes it unescaped into an HTML attribute.
+          'Errors: a JSON body `{ok: false, error: {code, message}}` with 400 INVALID_PARAMETER, 401 MISSING_KEY / INVALID_KEY / UNAUTHENTICATED, 403 FORBIDDEN, 404 NOT_FOUND, 409 CONFLICT, 429 RATE_LIMITED (with Retry-After) or VOTE_TOO_SOON, 500 INTERNAL. With `format=text`, the same status and one line of text.',
           'Keyed endpoints take the server\'s API key as query `key`, header `X-Api-Key` or `Authorization: Bearer <key>` (several: they must be equal), and allow 600 requests a minute per key; public endpoints 120 a minute per client address. Limited answers carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
         ].join('\n\n'),
       },
