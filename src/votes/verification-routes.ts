@@ -2,16 +2,11 @@ import { Elysia } from 'elysia'
 import type { Clock } from '../clock.ts'
 import { keyedAuth, type KeyedDeps } from '../http/api-key.ts'
 import { checkVote, claimVote, listVotes, serverStatistics, type VerificationDeps } from './verification.ts'
-import { CheckQuery, CheckResult, ClaimQuery, ClaimResult, ErrorBody, ListQuery, ServerQuery, ServerStatistics, VoteList } from './verification-schema.ts'
+import { toInteger } from '../http/query.ts'
+import { CheckQuery, CheckResult, ClaimQuery, ClaimResult, ListQuery, responsesDoc, ServerQuery, ServerStatistics, VoteList } from './verification-schema.ts'
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' }
 const text = (body: string) => new Response(body, { headers: TEXT })
-
-const errors = {
-  400: ErrorBody('INVALID_PARAMETER: a parameter is missing, malformed or out of range; the message names it.'),
-  401: ErrorBody('MISSING_KEY: no key given; INVALID_KEY: the key is unknown or revoked (a revoked key stops working within one second).'),
-  429: ErrorBody('RATE_LIMITED: over limits.keyed_per_minute (600) requests in the last 60 seconds for this key; Retry-After says when to retry.'),
-}
 
 const LIMITS = 'Keyed: every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (600 requests per key over any 60 seconds).'
 
@@ -20,13 +15,13 @@ export const verificationRoutes = (deps: VerificationDeps & KeyedDeps & { clock:
   new Elysia({ name: 'votes.verification', prefix: '/api/v1' })
     .use(keyedAuth(deps))
     .get('/votes/check', ({ query, apiKey }) => {
-      const r = checkVote(deps, apiKey, query, deps.clock.now())
+      const r = checkVote(deps, apiKey, { pseudo: query.pseudo, ip: query.ip, window: toInteger(query.window), duration: toInteger(query.duration) }, deps.clock.now())
       return query.format === 'text' ? text(r.hasVoted ? '1' : '0') : r
     }, {
       keyed: true,
       query: CheckQuery,
-      response: { 200: CheckResult, ...errors },
       detail: {
+        responses: responsesDoc(CheckResult, { description: '`1`: voted inside the window; `0`: not.', example: '1' }),
         summary: 'Has this player voted?',
         tags: ['Verification'],
         description: 'Reports the most recent vote inside the window (default 120 minutes) matching `pseudo`, `ip`, or both: with both, one vote must match both. Neither: 400. '
@@ -35,13 +30,13 @@ export const verificationRoutes = (deps: VerificationDeps & KeyedDeps & { clock:
       },
     })
     .post('/votes/claim', ({ query, apiKey }) => {
-      const r = claimVote(deps, apiKey, query, deps.clock.now())
+      const r = claimVote(deps, apiKey, { pseudo: query.pseudo, window: toInteger(query.window), duration: toInteger(query.duration) }, deps.clock.now())
       return query.format === 'text' ? text(r.claimed ? '1' : '0') : r
     }, {
       keyed: true,
       query: ClaimQuery,
-      response: { 200: ClaimResult, ...errors },
       detail: {
+        responses: responsesDoc(ClaimResult, { description: '`1`: this call claimed a vote; `0`: it did not.', example: '1' }),
         summary: 'Claim a vote (one reward per vote)',
         tags: ['Verification'],
         description: 'Marks the OLDEST unclaimed vote of `pseudo` inside the window (`window`/`duration`, default 120 minutes) as claimed, atomically: '
@@ -50,11 +45,11 @@ export const verificationRoutes = (deps: VerificationDeps & KeyedDeps & { clock:
           + '\n\nExample: `curl -X POST -H "Authorization: Bearer vlk_…" "https://list.example/api/v1/votes/claim?pseudo=Steve"`',
       },
     })
-    .get('/votes', ({ query, apiKey }) => listVotes(deps, apiKey, query, deps.clock.now()), {
+    .get('/votes', ({ query, apiKey }) => listVotes(deps, apiKey, { since: query.since, limit: toInteger(query.limit) }, deps.clock.now()), {
       keyed: true,
       query: ListQuery,
-      response: { 200: VoteList, ...errors },
       detail: {
+        responses: responsesDoc(VoteList),
         summary: 'Votes received since a time',
         tags: ['Verification'],
         description: 'Votes created after `since` (exclusive), oldest first, at most `limit` (1–1000, default 100). `since` defaults to and is clamped to 7 days ago. '
@@ -65,8 +60,8 @@ export const verificationRoutes = (deps: VerificationDeps & KeyedDeps & { clock:
     .get('/server', ({ query, apiKey }) => serverStatistics(deps, apiKey, query.month, deps.clock.now()), {
       keyed: true,
       query: ServerQuery,
-      response: { 200: ServerStatistics, ...errors },
       detail: {
+        responses: responsesDoc(ServerStatistics),
         summary: 'Rank, monthly votes and top voters of the key\'s server',
         tags: ['Verification'],
         description: 'Statistics of the server the key belongs to for a UTC month (default: the current one): rank among listed servers, votes in the month, votes of all time and the top 10 voters. ' + LIMITS

@@ -1,8 +1,10 @@
-import { t } from 'elysia'
+import { t, type TSchema } from 'elysia'
 import { queryInteger } from '../http/query.ts'
 
-// Schemas of the verification API: they validate the requests and responses and are what the
-// OpenAPI document at /api/docs is generated from.
+// Schemas of the verification API. The query schemas validate every request; the response
+// schemas are what the OpenAPI document at /api/docs shows (through responsesDoc below) and what
+// the tests hold every answer to. They are not checked per request: on these polled endpoints
+// Elysia's response encode+clean+check cost about a quarter of the check endpoint's time.
 
 const Timestamp = (description: string) => t.String({ format: 'date-time', description })
 
@@ -86,7 +88,39 @@ export const ServerStatistics = t.Object({
   examples: [{ ok: true, server: { id: '019a8f5e-0000-7000-8000-000000000001', slug: 'emerald-valley', name: 'Emerald Valley' }, month: '2026-11', rank: 3, monthlyVotes: 120, totalVotes: 4521, topVoters: [{ pseudo: 'Steve', votes: 31 }, { pseudo: 'Alex', votes: 24 }] }],
 })
 
-export const ErrorBody = (description: string) => t.Object({
+export const ErrorBody = t.Object({
   ok: t.Literal(false),
   error: t.Object({ code: t.String(), message: t.String() }),
-}, { description })
+}, { examples: [{ ok: false, error: { code: 'INVALID_PARAMETER', message: 'window must be an integer from 1 to 1440' } }] })
+
+const limitHeaders = {
+  'RateLimit-Limit': { description: 'Requests allowed per 60 seconds for this key.', schema: { type: 'integer' as const } },
+  'RateLimit-Remaining': { description: 'Requests left in the current 60 seconds.', schema: { type: 'integer' as const } },
+  'RateLimit-Reset': { description: 'Seconds until the oldest counted request leaves the window.', schema: { type: 'integer' as const } },
+}
+
+const errorResponse = (description: string, extraHeaders = {}) => ({
+  description,
+  headers: { ...limitHeaders, ...extraHeaders },
+  content: { 'application/json': { schema: ErrorBody }, 'text/plain': { schema: { type: 'string' as const }, example: 'INVALID_PARAMETER: window must be an integer from 1 to 1440' } },
+})
+
+// The OpenAPI responses of a keyed endpoint: its answer (and, where format=text applies, the
+// text form), and the errors every keyed endpoint can give.
+export function responsesDoc(ok: TSchema, text?: { description: string; example: string }) {
+  return {
+    200: {
+      description: ok.description ?? 'Success.',
+      headers: limitHeaders,
+      content: {
+        'application/json': { schema: ok },
+        ...(text ? { 'text/plain': { schema: { type: 'string' as const, enum: ['1', '0'], description: text.description }, example: text.example } } : {}),
+      },
+    },
+    400: errorResponse('INVALID_PARAMETER: a parameter is missing, malformed or out of range; the message names it.'),
+    401: { ...errorResponse('MISSING_KEY: no key given; INVALID_KEY: the key is unknown or revoked (a revoked key stops working within one second).'), headers: { 'WWW-Authenticate': { schema: { type: 'string' as const } } } },
+    429: errorResponse('RATE_LIMITED: over limits.keyed_per_minute (default 600) requests in the last 60 seconds for this key.', {
+      'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const } },
+    }),
+  }
+}

@@ -2,6 +2,7 @@ import type { Database } from 'bun:sqlite'
 import type { Config } from '../config/load.ts'
 import { writeTx } from '../db/open.ts'
 import { invalidParameter } from '../http/errors.ts'
+import { checkInteger } from '../http/query.ts'
 import type { LiveKey } from '../keys/repo.ts'
 import { ipKey } from '../net/ip.ts'
 import type { RankingRepo } from '../ranking/repo.ts'
@@ -28,6 +29,8 @@ const iso = (ms: number) => new Date(ms).toISOString()
 
 // `window` and `duration` are one parameter under two names.
 export function searchWindow(window: number | undefined, duration: number | undefined): number {
+  checkInteger(window, 'window', 1, 1440)
+  checkInteger(duration, 'duration', 1, 1440)
   if (window !== undefined && duration !== undefined && window !== duration) {
     throw invalidParameter('window and duration are the same parameter under two names; give one of them (or both with the same value)')
   }
@@ -142,7 +145,8 @@ export function listVotes(deps: VerificationDeps, key: LiveKey, q: { since?: str
     if (t === null) throw invalidParameter('since must be an ISO 8601 timestamp such as 2026-11-22T10:15:30.123Z')
     since = Math.max(t, oldest)
   }
-  const rows: ListedVote[] = deps.verification.after(key.serverId, since, q.limit ?? DEFAULT_LIST_LIMIT)
+  const limit = checkInteger(q.limit, 'limit', 1, 1000) ?? DEFAULT_LIST_LIMIT
+  const rows: ListedVote[] = deps.verification.after(key.serverId, since, limit)
   return {
     ok: true,
     votes: rows.map((v) => ({ id: v.id, pseudo: v.pseudo, createdAt: iso(v.createdAt), claimed: v.claimed })),

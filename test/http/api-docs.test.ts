@@ -9,7 +9,7 @@ interface Operation {
   tags: string[]
   security: Record<string, string[]>[]
   parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[]
-  responses: Record<string, { content: Record<string, { schema: { examples?: unknown[]; properties?: Record<string, unknown> } }> }>
+  responses: Record<string, { headers?: Record<string, unknown>; content: Record<string, { schema: { examples?: unknown[]; properties?: Record<string, unknown> } }> }>
 }
 
 test('the OpenAPI document lists the four verification endpoints with their parameters, errors and examples', async () => {
@@ -40,11 +40,15 @@ test('the OpenAPI document lists the four verification endpoints with their para
     expect(o.security).toEqual([{ ApiKeyHeader: [] }, { BearerKey: [] }, { ApiKeyQuery: [] }])
     expect(Object.keys(o.responses).sort()).toEqual(['200', '400', '401', '429'])
     expect(o.responses['200'].content['application/json'].schema.examples?.length).toBeGreaterThan(0)
+    expect(Object.keys(o.responses['429'].headers!)).toContain('Retry-After')
   }
   // The contract's decisions are in the descriptions.
   expect(check.description).toContain('both')
   expect(check.parameters.find((p) => p.name === 'window')!.schema.description).toContain('1 to 1440')
   expect(claim.description).toContain('OLDEST')
+  // format=text is documented as its own content type where it applies.
+  expect(Object.keys(check.responses['200'].content)).toEqual(['application/json', 'text/plain'])
+  expect(Object.keys(claim.responses['200'].content)).toEqual(['application/json', 'text/plain'])
   expect(Object.keys(check.responses['200'].content['application/json'].schema.properties!)).toEqual(['ok', 'hasVoted', 'pseudo', 'votedAt', 'nextVoteAt', 'claimed', 'window'])
   expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKeyHeader', 'ApiKeyQuery', 'BearerKey'])
   // Pages and assets are not API.
@@ -60,7 +64,7 @@ test('the OpenAPI document lists the four verification endpoints with their para
 test('the examples in the document are valid answers of their own schemas', async () => {
   const { Value } = await import('@sinclair/typebox/value')
   const s = await import('../../src/votes/verification-schema.ts')
-  for (const schema of [s.CheckResult, s.ClaimResult, s.VoteList, s.ServerStatistics]) {
+  for (const schema of [s.CheckResult, s.ClaimResult, s.VoteList, s.ServerStatistics, s.ErrorBody]) {
     const examples = (schema as { examples?: unknown[] }).examples ?? []
     expect(examples.length).toBeGreaterThan(0)
     for (const e of examples) expect(Value.Check(schema, e)).toBe(true)

@@ -1,7 +1,10 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { Value } from '@sinclair/typebox/value'
+import type { TSchema } from 'elysia'
 import type { ConfigInput } from '../../src/config/load.ts'
 import { createKey } from '../../src/keys/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
+import { CheckResult, ClaimResult, ErrorBody, ServerStatistics, VoteList } from '../../src/votes/verification-schema.ts'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 
 afterAll(cleanupTemp)
@@ -9,13 +12,25 @@ afterAll(cleanupTemp)
 const MIN = 60_000
 const HOUR = 60 * MIN
 
+// The documented response schemas are not enforced per request (see verification-schema.ts):
+// every JSON answer these tests receive is held to them here instead.
+const documented: [string, TSchema][] = [['/api/v1/votes/check', CheckResult], ['/api/v1/votes/claim', ClaimResult], ['/api/v1/votes', VoteList], ['/api/v1/server', ServerStatistics]]
+
+async function conforming(path: string, r: Response): Promise<Response> {
+  if (!r.headers.get('content-type')?.startsWith('application/json')) return r
+  const body = await r.clone().json()
+  const schema = r.status === 200 ? documented.find(([p]) => path.split('?')[0] === p)?.[1] : ErrorBody
+  if (schema && !Value.Check(schema, body)) throw new Error(`${path} answered outside its documented schema: ${JSON.stringify(body)}`)
+  return r
+}
+
 async function setup(config: ConfigInput = {}, start?: number) {
   const rt = testRuntime(config, start)
   const app = await testApp(rt)
   const seeded = await seedServer(rt)
   const vote = (pseudo: string, ...addresses: string[]) => recordVote(rt, seeded.server, pseudo, addresses)
-  const get = (path: string, headers: Record<string, string> = { 'X-Api-Key': seeded.key }) => call(app, 'GET', path, { headers })
-  const post = (path: string, headers: Record<string, string> = { 'X-Api-Key': seeded.key }) => call(app, 'POST', path, { headers })
+  const get = async (path: string, headers: Record<string, string> = { 'X-Api-Key': seeded.key }) => conforming(path, await call(app, 'GET', path, { headers }))
+  const post = async (path: string, headers: Record<string, string> = { 'X-Api-Key': seeded.key }) => conforming(path, await call(app, 'POST', path, { headers }))
   const check = async (query: string) => {
     const r = await get(`/api/v1/votes/check?${query}`)
     expect(r.status).toBe(200)
