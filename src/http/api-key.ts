@@ -25,13 +25,9 @@ export function presentedKey(request: Request, queryKey: string | undefined): st
   const header = request.headers.get('x-api-key') || null
   const auth = request.headers.get('authorization')
   const bearer = auth ? (BEARER.exec(auth)?.[1] ?? null) : null
-  let key: string | null = queryKey || null
-  for (const other of [header, bearer]) {
-    if (other === null) continue
-    if (key !== null && other !== key) {
-      throw invalidParameter('key: the API key is given in several places (key, X-Api-Key, Authorization) with different values; give it once')
-    }
-    key = other
+  const key = queryKey || header || bearer
+  if ((header !== null && header !== key) || (bearer !== null && bearer !== key)) {
+    throw invalidParameter('key: the API key is given in several places (key, X-Api-Key, Authorization) with different values; give it once')
   }
   return key
 }

@@ -53,16 +53,23 @@ rt.db.run('ANALYZE')
 
 const app = (await createApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
 
-// The baseline: parse the query, one indexed SELECT (the same statement shape), JSON out.
+// The baseline: parse the query, one indexed SELECT (the same statement shape), the same JSON
+// answer; no key, no limiter, no validation, no framework.
 const select = rt.db.prepare(`SELECT id, pseudo, created_at AS createdAt, claimed_at AS claimedAt FROM vote
   WHERE server_id = ? AND pseudo_key = ? AND created_at >= ? ORDER BY created_at DESC LIMIT 1`)
+const interval = rt.config.votes.interval_minutes * 60_000
 const baseline = Bun.serve({
   hostname: '127.0.0.1',
   port: 0,
   fetch(req) {
     const pseudo = new URL(req.url).searchParams.get('pseudo') ?? ''
     const row = select.get(target.id, pseudo.toLowerCase(), Date.now() - 120 * 60_000 + 1) as { createdAt: number; claimedAt: number | null } | null
-    return Response.json({ ok: true, hasVoted: row !== null, votedAt: row ? new Date(row.createdAt).toISOString() : null, claimed: row?.claimedAt != null })
+    return Response.json({
+      ok: true, hasVoted: row !== null, pseudo,
+      votedAt: row ? new Date(row.createdAt).toISOString() : null,
+      nextVoteAt: row ? new Date(row.createdAt + interval).toISOString() : null,
+      claimed: row !== null && row.claimedAt !== null, window: 120,
+    })
   },
 })
 
@@ -104,10 +111,12 @@ report(`check: ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s each, media
   { side: 'votelist /api/v1/votes/check', 'req/s': fmt(o.rps, 0), 'p50 ms': fmt(o.p50), 'p99 ms': fmt(o.p99) },
 ])
 const ratio = o.rps / b.rps
-console.log(`throughput ratio ${fmt(ratio)} (target ≥ 0.70), p99 ${fmt(o.p99)} ms (target < 5 ms), p99 ratio ${fmt(o.p99 / b.p99)}`)
+const met = ratio >= 0.7 && o.p99 < 5
+console.log(`throughput ratio ${fmt(ratio)} (target ≥ 0.70), p99 ${fmt(o.p99)} ms (target < 5 ms; the bare baseline's own p99: ${fmt(b.p99)} ms), `
+  + `p99 ratio ${fmt(o.p99 / b.p99)}, p50 ratio ${fmt(o.p50 / b.p50)}: target ${met ? 'met' : 'MISSED'}`)
 
 await app.stop()
 baseline.stop(true)
 rt.db.close()
 cleanupTemp()
-process.exit(ratio >= 0.7 && o.p99 < 5 ? 0 : 1)
+process.exit(met ? 0 : 1)
