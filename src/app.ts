@@ -1,5 +1,9 @@
 import { Elysia } from 'elysia'
+import { accountRoutes } from './accounts/routes.ts'
+import { channelRoutes } from './channels/routes.ts'
 import { apiDocs } from './http/api-docs.ts'
+import { keyRoutes } from './keys/routes.ts'
+import { serverRoutes } from './servers/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
@@ -14,6 +18,10 @@ export async function createApp(rt: Runtime) {
     .use(await assetRoutes())
     .use(healthRoutes())
     .use(apiDocs())
+    .use(accountRoutes(rt))
+    .use(serverRoutes(rt))
+    .use(keyRoutes(rt))
+    .use(channelRoutes(rt))
     .use(verificationRoutes(rt))
 }
 export type App = Awaited<ReturnType<typeof createApp>>

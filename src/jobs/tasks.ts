@@ -8,6 +8,8 @@ export function registerTasks(rt: Runtime) {
   rt.scheduler.every('limits.sweep', 60_000, (now) => {
     rt.limits.keyed.sweep(now)
     rt.limits.public.sweep(now)
+    rt.limits.login.sweep(now)
+    rt.limits.failedLogins.sweep(now)
   })
   // API keys' last_used_at, kept in memory by the key cache: at most one write a minute per key.
   rt.scheduler.every('keys.last-used', 60_000, (now) => { rt.keyCache.flush(now) })

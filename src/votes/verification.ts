@@ -3,6 +3,7 @@ import type { Config } from '../config/load.ts'
 import { writeTx } from '../db/open.ts'
 import { invalidParameter } from '../http/errors.ts'
 import { checkInteger } from '../http/query.ts'
+import { iso } from '../http/timestamps.ts'
 import type { LiveKey } from '../keys/repo.ts'
 import { ipKey } from '../net/ip.ts'
 import type { RankingRepo } from '../ranking/repo.ts'
@@ -24,8 +25,6 @@ export interface VerificationDeps {
 export const DEFAULT_WINDOW_MINUTES = 120
 export const LIST_MAX_AGE_MS = 7 * 24 * 3600_000
 export const DEFAULT_LIST_LIMIT = 100
-
-const iso = (ms: number) => new Date(ms).toISOString()
 
 // `window` and `duration` are one parameter under two names.
 export function searchWindow(window: number | undefined, duration: number | undefined): number {
