@@ -4,12 +4,10 @@ import { invalidParameter } from './errors.ts'
 
 // One message per failed value, naming the parameter. A schema's own `error` text wins (that is
 // where the contract's wording lives, e.g. "window must be an integer from 1 to 1440").
-export function describeValueError(e: Pick<ValueError, 'path' | 'message' | 'schema'> & { value?: unknown }, fallbackName = 'body'): string {
-  const name = e.path.replace(/^\//, '').replaceAll('/', '.') || fallbackName
-  // A missing required property: say so, rather than "expected string" (or its custom text).
-  if ('value' in e && e.value === undefined && e.path) return `${name} is required`
+export function describeValueError(e: Pick<ValueError, 'path' | 'message' | 'schema'>, fallbackName = 'body'): string {
   const custom = (e.schema as { error?: unknown } | undefined)?.error
   if (typeof custom === 'string') return custom
+  const name = e.path.replace(/^\//, '').replaceAll('/', '.') || fallbackName
   return `${name}: ${e.message.charAt(0).toLowerCase()}${e.message.slice(1)}`
 }
 

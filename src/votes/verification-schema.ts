@@ -9,20 +9,20 @@ import { queryInteger } from '../http/query.ts'
 const Timestamp = (description: string) => t.String({ format: 'date-time', description })
 
 const key = t.Optional(t.String({ description: 'The API key. May instead be sent as header `X-Api-Key` or `Authorization: Bearer <key>`; when several are sent they must be equal (else 400).' }))
-const pseudo = t.String({ minLength: 1, maxLength: 64, description: 'Player name, matched case-insensitively. Must be a valid name for the server\'s edition (3–16 of A–Z, a–z, 0–9, _; Bedrock also inner spaces and one leading . or *), else 400.', examples: ['Steve'] })
+const pseudo = (error: string) => t.String({ minLength: 1, maxLength: 64, error, description: 'Player name, matched case-insensitively. Must be a valid name for the server\'s edition (3–16 of A–Z, a–z, 0–9, _; Bedrock also inner spaces and one leading . or *), else 400.', examples: ['Steve'] })
 const window = t.Optional(queryInteger('window', 1, 1440, 'Search window in minutes, 1 to 1440 (digits only); default 120. `duration` is the same parameter under another name: give one, or both with the same value.'))
 const duration = t.Optional(queryInteger('duration', 1, 1440, 'Synonym of `window`.'))
 const format = (what: string) => t.Optional(t.UnionEnum(['json', 'text'], { error: 'format must be json or text', description: `\`text\`: the body is ${what} as text/plain instead of JSON. Errors are then one line of text with the same status.` }))
 
 export const CheckQuery = t.Object({
-  pseudo: t.Optional(pseudo),
+  pseudo: t.Optional(pseudo('pseudo must be a player name of at most 64 characters')),
   ip: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'Voter address, IPv4 or IPv6. IPv4 matches exactly, `::ffff:a.b.c.d` is the IPv4 address, IPv6 matches any address in the same /64. A vote matches when any address recorded with it matches.', examples: ['203.0.113.7'] })),
   window, duration,
   format: format('`1` (voted) or `0` (not voted)'),
   key,
 })
 
-export const ClaimQuery = t.Object({ pseudo, window, duration, format: format('`1` (this call claimed a vote) or `0`'), key })
+export const ClaimQuery = t.Object({ pseudo: pseudo('pseudo is required: a player name of at most 64 characters'), window, duration, format: format('`1` (this call claimed a vote) or `0`'), key })
 
 export const ListQuery = t.Object({
   since: t.Optional(t.String({ description: 'ISO 8601 date-time, exclusive (a zone-less time is UTC). Default, and lower bound: 7 days ago (older values are clamped). Pass the previous `next` to continue.', examples: ['2026-11-22T10:15:30.123Z'] })),

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { registerTasks } from '../../src/jobs/tasks.ts'
 import { createKey } from '../../src/keys/service.ts'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { as, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 
@@ -95,5 +96,27 @@ describe('API key cache', () => {
     s.rt.clock.advance(60_000)
     await s.rt.scheduler.tick()
     expect(writes).toBe(1)
+  })
+})
+
+describe('owner routes and the key cache', () => {
+  test('revoking a key, renaming or deleting its server through the owner API takes effect at the next request', async () => {
+    const rt = testRuntime()
+    const app = await testApp(rt)
+    const owner = as(app, (await ownerSession(rt, 'owner@example.com')).headers)
+    await owner('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
+    const created = await (await owner('POST', '/api/v1/me/servers/alpha/keys')).json()
+    const other = await (await owner('POST', '/api/v1/me/servers/alpha/keys')).json()
+    const stats = (key: string) => call(app, 'GET', '/api/v1/server', { headers: { 'X-Api-Key': key } })
+    expect((await stats(created.key)).status).toBe(200)
+    expect((await owner('DELETE', `/api/v1/me/servers/alpha/keys/${created.id}`)).status).toBe(200)
+    // The clock has not moved: the one-second recheck is not what refuses it.
+    expect((await stats(created.key)).status).toBe(401)
+
+    expect((await (await stats(other.key)).json()).server.name).toBe('Alpha')
+    expect((await owner('PATCH', '/api/v1/me/servers/alpha', { name: 'Alpha Prime' })).status).toBe(200)
+    expect((await (await stats(other.key)).json()).server.name).toBe('Alpha Prime')
+    expect((await owner('DELETE', '/api/v1/me/servers/alpha')).status).toBe(200)
+    expect((await stats(other.key)).status).toBe(401)
   })
 })
