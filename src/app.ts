@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { accountRoutes } from './accounts/routes.ts'
 import { channelRoutes } from './channels/routes.ts'
 import { deliveryRoutes } from './deliveries/routes.ts'
+import { apiDocs } from './http/api-docs.ts'
 import { keyRoutes } from './keys/routes.ts'
 import { serverRoutes } from './servers/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
@@ -10,6 +11,7 @@ import { assetRoutes } from './http/static.ts'
 import type { Runtime } from './runtime.ts'
 import { statsRoutes } from './stats/routes.ts'
 import { vendorRoutes } from './stats/vendor-routes.ts'
+import { verificationRoutes } from './votes/verification-routes.ts'
 
 // Mounts the feature modules; no logic lives here. Async because the static plugin lists the
 // embedded files before it can route them.
@@ -18,6 +20,7 @@ export async function createApp(rt: Runtime) {
     .use(errorHandler(rt.log))
     .use(await assetRoutes())
     .use(healthRoutes())
+    .use(apiDocs())
     .use(accountRoutes(rt))
     .use(serverRoutes(rt))
     .use(keyRoutes(rt))
@@ -25,5 +28,6 @@ export async function createApp(rt: Runtime) {
     .use(deliveryRoutes(rt))
     .use(statsRoutes(rt))
     .use(vendorRoutes())
+    .use(verificationRoutes(rt))
 }
 export type App = Awaited<ReturnType<typeof createApp>>

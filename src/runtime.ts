@@ -12,12 +12,14 @@ import { deliveriesRepo } from './deliveries/repo.ts'
 import { createJobQueue } from './jobs/queue.ts'
 import { createScheduler } from './jobs/scheduler.ts'
 import { SlidingWindowLimiter } from './http/rate-limit.ts'
+import { createKeyCache } from './keys/cache.ts'
 import { keysRepo } from './keys/repo.ts'
 import { createLogger, type Logger } from './log.ts'
 import { rankingRepo } from './ranking/repo.ts'
 import { serversRepo } from './servers/repo.ts'
 import { statsRepo } from './stats/repo.ts'
 import { votesRepo } from './votes/repo.ts'
+import { verificationRepo } from './votes/verification-repo.ts'
 
 // Everything a command or the HTTP app works with, built once from the config: the database
 // (migrated), one repo per table group, the job queue and the scheduler. No module keeps its own
@@ -31,6 +33,7 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
   const scheduler = createScheduler(clock, log)
   // Signs sessions, captcha challenges and dual-stack tokens; created by the first migration.
   const secret = Buffer.from(settingsRepo(db).get('secret')!, 'hex')
+  const keys = keysRepo(db)
   return {
     config, clock, log, db, queue, scheduler, secret,
     limits: {
@@ -43,8 +46,11 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
     users: usersRepo(db),
     sessions: sessionsRepo(db),
     servers: serversRepo(db),
-    keys: keysRepo(db),
+    keys,
+    // hash → live API key; the revoke route calls keyCache.forgetKey(id).
+    keyCache: createKeyCache(db, keys),
     votes: votesRepo(db),
+    verification: verificationRepo(db),
     deliveries: deliveriesRepo(db),
     channels: channelsRepo(db),
     ranking: rankingRepo(db),

@@ -17,6 +17,8 @@ export function registerTasks(rt: Runtime) {
     rt.limits.login.sweep(now)
     rt.limits.failedLogins.sweep(now)
   })
+  // API keys' last_used_at, kept in memory by the key cache: at most one write a minute per key.
+  rt.scheduler.every('keys.last-used', 60_000, (now) => { rt.keyCache.flush(now) })
   rt.scheduler.every('sessions.purge', 3600_000, (now) => { rt.sessions.purgeExpired(now) })
   registerStatsTasks(rt)
 }

@@ -45,6 +45,8 @@ export function keyRoutes(rt: Runtime) {
     })
     .delete('/api/v1/me/servers/:slug/keys/:id', ({ user, params }) => {
       revokeKey(rt.keys, rt.clock, ownedServer(rt.servers, user, params.slug).id, params.id)
+      // The verification API caches live keys: drop it so it is refused from the next request on.
+      rt.keyCache.forgetKey(params.id)
       return { ok: true as const }
     }, {
       owner: true, params: t.Object({ slug: t.String(), id: t.String() }),

@@ -62,6 +62,8 @@ export function serverRoutes(rt: Runtime) {
     })
     .patch('/api/v1/me/servers/:slug', ({ user, params, body }) => {
       const s = updateServer(rt, ownedServer(rt.servers, user, params.slug), body, user)
+      // The verification API caches each key's server (name, edition): show the change at once.
+      rt.keyCache.forgetServer(s.id)
       return { ok: true as const, server: ownerServerJson(rt, s) }
     }, {
       owner: true, params: SlugParams, body: ServerPatch,
@@ -70,7 +72,10 @@ export function serverRoutes(rt: Runtime) {
       detail: { summary: 'Change one of my servers', tags, description: 'Any of `name, host, port (null: default), edition, modes, version, description, website`; fields left out keep their value. `hidden` (true|false) is for administrators only (403 otherwise). The slug cannot change.' },
     })
     .delete('/api/v1/me/servers/:slug', ({ user, params }) => {
-      deleteServer(rt, ownedServer(rt.servers, user, params.slug))
+      const s = ownedServer(rt.servers, user, params.slug)
+      deleteServer(rt, s)
+      // Its keys went with it: refused from the next request on, not after the cache's recheck.
+      rt.keyCache.forgetServer(s.id)
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,

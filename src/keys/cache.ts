@@ -1,0 +1,86 @@
+import type { Database } from 'bun:sqlite'
+import { writeTx } from '../db/open.ts'
+import type { KeysRepo, LiveKey } from './repo.ts'
+import { hashKey } from './service.ts'
+
+// A key lookup is trusted this long. A revoked or deleted key therefore stops working at most
+// one second after the database says so, even when nobody tells this process (the command line
+// runs in another one); the revoke route also calls forgetKey() so it takes effect at once.
+export const KEY_RECHECK_MS = 1000
+// Entries not used for this long are dropped at the next flush.
+const IDLE_MS = 10 * 60_000
+// Unknown keys are remembered too (so a plugin polling with a wrong key costs no query per
+// request), but only this many: past it they are all forgotten.
+const MAX_MISSES = 10_000
+// Secrets longer than this are not keys (ours are 36 characters): refused without hashing.
+const MAX_KEY_LENGTH = 128
+
+interface Entry {
+  key: LiveKey | null
+  checkedAt: number
+  usedAt: number
+  savedUsedAt: number
+}
+
+// hash → live key, re-read from the database at most once a second per key. last_used_at is
+// kept in memory and written by flush() (once a minute from the scheduler), never per request.
+export function createKeyCache(db: Database, keys: KeysRepo) {
+  const entries = new Map<string, Entry>()
+  let misses = 0
+
+  function lookup(hash: string, now: number, entry: Entry | undefined): Entry {
+    const key = keys.liveByHash(hash)
+    if (entry) {
+      entry.key = key
+      entry.checkedAt = now
+      return entry
+    }
+    if (!key && ++misses > MAX_MISSES) {
+      for (const [h, e] of entries) if (!e.key) entries.delete(h)
+      misses = 1
+    }
+    const created: Entry = { key, checkedAt: now, usedAt: 0, savedUsedAt: 0 }
+    entries.set(hash, created)
+    return created
+  }
+
+  return {
+    // The live key this secret is, or null (unknown, revoked, or its server deleted).
+    resolve(secret: string, now: number): LiveKey | null {
+      if (secret.length > MAX_KEY_LENGTH) return null
+      const hash = hashKey(secret)
+      let e = entries.get(hash)
+      // A clock that went backwards also forces a fresh read.
+      if (!e || now - e.checkedAt >= KEY_RECHECK_MS || now < e.checkedAt) e = lookup(hash, now, e)
+      if (e.key) e.usedAt = now
+      return e.key
+    },
+
+    // Called by the revoke route: the key is refused from the next request on.
+    forgetKey(keyId: string) {
+      for (const [h, e] of entries) if (e.key?.id === keyId) entries.delete(h)
+    },
+
+    // Called when a server is deleted or renamed: its keys are looked up again.
+    forgetServer(serverId: string) {
+      for (const [h, e] of entries) if (e.key?.serverId === serverId) entries.delete(h)
+    },
+
+    // Writes last_used_at of the keys used since the previous flush (one transaction) and drops
+    // idle entries. Returns how many keys were written.
+    flush(now: number): number {
+      const used: Entry[] = []
+      for (const [h, e] of entries) {
+        if (e.key && e.usedAt > e.savedUsedAt) used.push(e)
+        else if (now - Math.max(e.usedAt, e.checkedAt) > IDLE_MS) entries.delete(h)
+      }
+      if (!used.length) return 0
+      writeTx(db, () => {
+        for (const e of used) keys.touch(e.key!.id, e.usedAt)
+      })
+      for (const e of used) e.savedUsedAt = e.usedAt
+      return used.length
+    },
+  }
+}
+export type KeyCache = ReturnType<typeof createKeyCache>

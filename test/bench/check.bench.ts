@@ -1,0 +1,122 @@
+// GET /api/v1/votes/check through the whole app (key from the cache, rate limiter, validation,
+// one indexed SELECT, JSON) against a bare Bun.serve doing the same indexed SELECT on the same
+// database, measured in the same run with wrk at 64 connections. Target: ≥ 70% of the
+// baseline's throughput, p99 under 5 ms.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createUser } from '../../src/accounts/service.ts'
+import { createApp } from '../../src/app.ts'
+import { systemClock } from '../../src/clock.ts'
+import { writeTx } from '../../src/db/open.ts'
+import { newId } from '../../src/ids.ts'
+import { createKey } from '../../src/keys/service.ts'
+import { memoryLogger } from '../../src/log.ts'
+import { createRuntime } from '../../src/runtime.ts'
+import { createServer } from '../../src/servers/service.ts'
+import { cleanupTemp, tempDir, testConfig } from '../helpers.ts'
+import { fmt, report, wrk, type WrkResult } from './lib.ts'
+
+const SERVERS = 50
+const VOTES = 200_000
+const PSEUDOS = 5_000
+const CONNECTIONS = 64
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const ROUNDS = 3
+
+const dir = tempDir('votelist-bench-')
+// The per-key limit is lifted so that wrk measures the path, not 429s; the limiter still runs.
+const rt = createRuntime(testConfig({ limits: { keyed_per_minute: 1_000_000 } }, dir), { clock: systemClock, log: memoryLogger('error') })
+const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'bench@example.com', password: 'correct horse battery' })
+const servers = Array.from({ length: SERVERS }, (_, i) => createServer(rt, owner.id, { name: `Bench ${i}`, host: 'play.example.com', slug: `bench-${i}` }))
+const target = servers[0]
+const key = createKey(rt.keys, rt.clock, target.id).key
+
+// Votes over the last 7 days, spread over the servers; every pseudo of the target voted in the
+// last hour too, so checks find a vote (the usual case for a plugin asking after a vote).
+const now = Date.now()
+const names = Array.from({ length: PSEUDOS }, (_, i) => `player_${i}`)
+const insertVote = rt.db.prepare('INSERT INTO vote (id, server_id, pseudo, pseudo_key, created_at) VALUES (?, ?, ?, ?, ?)')
+const insertAddress = rt.db.prepare('INSERT INTO vote_address (vote_id, server_id, ip_key, address, created_at) VALUES (?, ?, ?, ?, ?)')
+writeTx(rt.db, () => {
+  for (let i = 0; i < VOTES; i++) {
+    const server = servers[i % SERVERS]
+    const pseudo = names[(i * 7919) % PSEUDOS]
+    const createdAt = now - 7 * 24 * 3600_000 + Math.floor(i * ((7 * 24 - 2) * 3600_000 / VOTES))
+    const id = newId()
+    const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
+    insertVote.run(id, server.id, pseudo, pseudo.toLowerCase(), createdAt)
+    insertAddress.run(id, server.id, `4:${address}`, address, createdAt)
+  }
+  names.forEach((pseudo, i) => insertVote.run(newId(), target.id, pseudo, pseudo.toLowerCase(), now - 3600_000 + i))
+})
+rt.db.run('ANALYZE')
+
+const app = (await createApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
+
+// The baseline: parse the query, one indexed SELECT (the same statement shape), the same JSON
+// answer; no key, no limiter, no validation, no framework.
+const select = rt.db.prepare(`SELECT id, pseudo, created_at AS createdAt, claimed_at AS claimedAt FROM vote
+  WHERE server_id = ? AND pseudo_key = ? AND created_at >= ? ORDER BY created_at DESC LIMIT 1`)
+const interval = rt.config.votes.interval_minutes * 60_000
+const baseline = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  fetch(req) {
+    const pseudo = new URL(req.url).searchParams.get('pseudo') ?? ''
+    const row = select.get(target.id, pseudo.toLowerCase(), Date.now() - 120 * 60_000 + 1) as { createdAt: number; claimedAt: number | null } | null
+    return Response.json({
+      ok: true, hasVoted: row !== null, pseudo,
+      votedAt: row ? new Date(row.createdAt).toISOString() : null,
+      nextVoteAt: row ? new Date(row.createdAt + interval).toISOString() : null,
+      claimed: row !== null && row.claimedAt !== null, window: 120,
+    })
+  },
+})
+
+// Each request asks for a random player, so both sides do the same varied lookups.
+const script = join(dir, 'check.lua')
+writeFileSync(script, `local names = {}
+for i = 0, ${PSEUDOS - 1} do names[#names + 1] = "player_" .. i end
+math.randomseed(42)
+request = function()
+  return wrk.format("GET", "/api/v1/votes/check?pseudo=" .. names[math.random(#names)])
+end
+`)
+
+async function measure(port: number): Promise<WrkResult> {
+  const r = await wrk(`http://127.0.0.1:${port}/api/v1/votes/check`, { connections: CONNECTIONS, seconds: SECONDS, headers: { 'X-Api-Key': key }, script })
+  if (r.errors) throw new Error(`${r.errors} failed requests on port ${port}`)
+  return r
+}
+
+// Sanity: the app answers what the baseline answers.
+const probe = await fetch(`http://127.0.0.1:${app.server!.port}/api/v1/votes/check?pseudo=player_7`, { headers: { 'X-Api-Key': key } })
+if (probe.status !== 200 || !(await probe.json()).hasVoted) throw new Error('the app does not find the vote')
+
+// Warm both (JIT, key cache, page cache), then alternate rounds so drift hits both alike.
+await wrk(`http://127.0.0.1:${baseline.port}/api/v1/votes/check`, { connections: CONNECTIONS, seconds: 2, headers: { 'X-Api-Key': key }, script })
+await wrk(`http://127.0.0.1:${app.server!.port}/api/v1/votes/check`, { connections: CONNECTIONS, seconds: 2, headers: { 'X-Api-Key': key }, script })
+const base: WrkResult[] = []
+const ours: WrkResult[] = []
+for (let i = 0; i < ROUNDS; i++) {
+  base.push(await measure(baseline.port!))
+  ours.push(await measure(app.server!.port!))
+}
+
+const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]
+const b = { rps: median(base.map((r) => r.requestsPerSec)), p99: median(base.map((r) => r.p99Ms)), p50: median(base.map((r) => r.p50Ms)) }
+const o = { rps: median(ours.map((r) => r.requestsPerSec)), p99: median(ours.map((r) => r.p99Ms)), p50: median(ours.map((r) => r.p50Ms)) }
+report(`check: ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s each, median of rounds (${VOTES} votes, ${SERVERS} servers)`, [
+  { side: 'bare Bun.serve + 1 SELECT', 'req/s': fmt(b.rps, 0), 'p50 ms': fmt(b.p50), 'p99 ms': fmt(b.p99) },
+  { side: 'votelist /api/v1/votes/check', 'req/s': fmt(o.rps, 0), 'p50 ms': fmt(o.p50), 'p99 ms': fmt(o.p99) },
+])
+const ratio = o.rps / b.rps
+const met = ratio >= 0.7 && o.p99 < 5
+console.log(`throughput ratio ${fmt(ratio)} (target ≥ 0.70), p99 ${fmt(o.p99)} ms (target < 5 ms; the bare baseline's own p99: ${fmt(b.p99)} ms), `
+  + `p99 ratio ${fmt(o.p99 / b.p99)}, p50 ratio ${fmt(o.p50 / b.p50)}: target ${met ? 'met' : 'MISSED'}`)
+
+await app.stop()
+baseline.stop(true)
+rt.db.close()
+cleanupTemp()
+process.exit(met ? 0 : 1)

@@ -1,0 +1,15 @@
+// A separate process claiming votes on a shared database file, for the cross-process claim test.
+// argv: database path, server id, pseudo, number of claims. Prints the claimed vote ids as JSON.
+import { parseConfig } from '../../src/config/load.ts'
+import { createRuntime } from '../../src/runtime.ts'
+import { claimVote } from '../../src/votes/verification.ts'
+
+const [path, serverId, pseudo, count] = process.argv.slice(2)
+const rt = createRuntime(parseConfig({ database: { path } }, '/'))
+const key = { id: 'worker', serverId, slug: '', name: '', edition: 'java' as const }
+const won: string[] = []
+for (let i = 0; i < Number(count); i++) {
+  const r = claimVote(rt, key, { pseudo, window: 1440 }, Date.now())
+  if (r.claimed) won.push(r.vote.id)
+}
+console.log(JSON.stringify(won))
