@@ -2,16 +2,17 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createUser } from './accounts/service.ts'
-import { createApp } from './app.ts'
 import { loadConfig, type Config } from './config/load.ts'
+import { exampleToml } from './config/reference.ts'
 import { ConfigError } from './config/schema.ts'
+import { InstanceLockError } from './db/instance-lock.ts'
 import { migrate, MigrationError } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
 import { ApiError } from './http/errors.ts'
-import { registerTasks } from './jobs/tasks.ts'
 import { createKey } from './keys/service.ts'
 import { createLogger } from './log.ts'
 import { createRuntime } from './runtime.ts'
+import { serveSite, StartError } from './serve.ts'
 import { createServer } from './servers/service.ts'
 import { VERSION } from './version.ts'
 
@@ -38,11 +39,14 @@ Usage:
   votelist key create --server SLUG [--name N]
                                             create an API key; prints the key alone
   votelist backup FILE [--config FILE]      write a consistent copy of the database to FILE
+  votelist config check [--config FILE]     validate the configuration and exit
+  votelist config example [--database PATH] print a commented votelist.toml with every default
   votelist version                          print the version
   votelist help                             print this text
 
 Every command takes --config FILE (default ./votelist.toml if present, else built-in defaults).
-Exit codes: 0 success, 1 failure, 2 bad usage, 78 bad configuration.`
+Exit codes: 0 success, 1 failure (refused or failed), 2 bad usage or bad argument value,
+78 bad configuration.`
 
 class UsageError extends Error {}
 
@@ -80,19 +84,7 @@ async function readStdin(): Promise<string> {
 const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   async serve(args, io) {
     const { values } = parse(args, {})
-    const rt = createRuntime(config(values, io))
-    const released = rt.queue.releaseLeases()
-    if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
-    registerTasks(rt)
-    const app = (await createApp(rt)).listen({ hostname: rt.config.http.host, port: rt.config.http.port })
-    rt.scheduler.start()
-    rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: rt.config.database.path, config: rt.config.source })
-    await (io.stopSignal ?? new Promise((done) => { process.once('SIGTERM', done); process.once('SIGINT', done) }))
-    rt.log.info('stopping: finishing in-flight requests and jobs')
-    await app.server!.stop()
-    await rt.scheduler.stop()
-    rt.db.close()
-    rt.log.info('stopped')
+    await serveSite(createRuntime(config(values, io)), { stopSignal: io.stopSignal })
     return EXIT.ok
   },
 
@@ -177,6 +169,24 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     return EXIT.ok
   },
 
+  async config(args, io) {
+    const usage = 'usage: votelist config check [--config FILE] | votelist config example [--database PATH]'
+    if (args[0] === 'check') {
+      const { values } = parse(args.slice(1), {})
+      const cfg = config(values, io)
+      io.out(`configuration is valid (${cfg.source ?? 'built-in defaults'}); database: ${cfg.database.path}`)
+      return EXIT.ok
+    }
+    if (args[0] === 'example') {
+      const { values } = parse(args.slice(1), { database: { type: 'string' } })
+      const database = values.database as string | undefined
+      if (database === '') throw new UsageError('--database must not be empty')
+      io.out(exampleToml(database === undefined ? {} : { 'database.path': JSON.stringify(database) }).trimEnd())
+      return EXIT.ok
+    }
+    throw new UsageError(usage)
+  },
+
   async version(args, io) {
     parse(args, {})
     io.out(VERSION)
@@ -210,7 +220,12 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`votelist: configuration error: ${e.message}`)
       return EXIT.config
     }
-    if (e instanceof ApiError || e instanceof MigrationError) {
+    // A refused argument value is the caller's mistake, like a bad flag: scripts see 2.
+    if (e instanceof ApiError && e.status === 400) {
+      io.err(`votelist ${name}: ${e.message}`)
+      return EXIT.usage
+    }
+    if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError) {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.failure
     }
