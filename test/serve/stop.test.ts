@@ -57,9 +57,9 @@ describe('graceful stop', () => {
   test('jobs not yet claimed at stop time stay queued for the next start; running ones finish', async () => {
     const { child, url, db } = await startHarness()
     // The queue runs 32 jobs at once: 40 due jobs leave 8 waiting for a free slot.
-    for (let i = 0; i < 40; i++) await fetch(`${url}/test/jobs?ms=1000`, { method: 'POST' })
-    await Bun.sleep(200)
+    for (let i = 0; i < 40; i++) await fetch(`${url}/test/jobs?ms=1500`, { method: 'POST' })
     const started = () => child.out.filter((l) => l.startsWith('job-start')).length
+    for (let i = 0; i < 100 && started() < 32; i++) await Bun.sleep(20)
     expect(started()).toBe(32)
     child.proc.kill('SIGTERM')
     expect(await child.exited).toBe(0)
