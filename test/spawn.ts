@@ -1,5 +1,6 @@
 import type { Subprocess } from 'bun'
-import { writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 // Child processes for the tests that need a real process: signals, kill -9, exit codes, stdin,
@@ -103,4 +104,21 @@ export function writeSiteConfig(dir: string, extra = ''): string {
   const path = join(dir, 'votelist.toml')
   writeFileSync(path, `[http]\nhost = "127.0.0.1"\nport = 0\n[votes]\ncaptcha = "off"\n${extra}`)
   return path
+}
+
+let built: Promise<string> | null = null
+
+// The compiled binary, built once per test run with the project's own `bun run build` and
+// copied out of the checkout (so nothing beside it can help it run).
+export function buildBinary(): Promise<string> {
+  built ??= (async () => {
+    const build = await runChild([process.execPath, 'run', 'build'], { cwd: repoRoot })
+    if (build.code !== 0) throw new Error(`bun run build failed:\n${build.stdout}\n${build.stderr}`)
+    const dir = mkdtempSync(join(tmpdir(), 'votelist-bin-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    const binary = join(dir, 'votelist')
+    copyFileSync(join(repoRoot, 'dist/votelist'), binary)
+    return binary
+  })()
+  return built
 }

@@ -1,13 +1,13 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pkg from '../../package.json' with { type: 'json' }
 import { migrations } from '../../src/db/migrations.ts'
 import { sha256Hex } from '../../src/ids.ts'
 import { VERSION } from '../../src/version.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
-import { killChildren, listeningUrl, repoRoot, runChild, spawnChild } from '../spawn.ts'
+import { buildBinary, killChildren, listeningUrl, repoRoot, runChild, spawnChild } from '../spawn.ts'
 
 // The compiled binary, built with the project's own `bun run build` and copied away from the
 // checkout, run from empty folders: everything it needs must be inside it.
@@ -15,12 +15,7 @@ import { killChildren, listeningUrl, repoRoot, runChild, spawnChild } from '../s
 afterAll(() => { killChildren(); cleanupTemp() })
 
 let binary = ''
-beforeAll(async () => {
-  const build = await runChild([process.execPath, 'run', 'build'], { cwd: repoRoot })
-  if (build.code !== 0) throw new Error(`bun run build failed:\n${build.stdout}\n${build.stderr}`)
-  binary = join(tempDir('votelist-bin-'), 'votelist')
-  copyFileSync(join(repoRoot, 'dist/votelist'), binary)
-}, 120_000)
+beforeAll(async () => { binary = await buildBinary() }, 120_000)
 
 const votelist = (args: string[], opts: { cwd: string; stdin?: string }) => runChild([binary, ...args], opts)
 
