@@ -137,6 +137,21 @@ describe('a bad configuration stops every command with exit 78 and one line nami
   })
 })
 
+describe('serve', () => {
+  test('a port already in use: exit 1 naming the address and the keys to change', async () => {
+    const taken = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('busy') })
+    try {
+      const s = site(`[http]\nhost = "127.0.0.1"\nport = ${taken.port}\n`)
+      const r = await cli(['serve', '--config', s.config])
+      expect(r.code).toBe(EXIT.failure)
+      expect(r.stderr).toStartWith(`votelist serve: cannot listen on 127.0.0.1:${taken.port}: `)
+      expect(r.stderr).toEndWith('(http.host / http.port)')
+    } finally {
+      taken.stop(true)
+    }
+  })
+})
+
 describe('migrate', () => {
   test('applies every migration once, then reports the database up to date', async () => {
     const s = site()

@@ -71,6 +71,26 @@ describe('graceful stop', () => {
     expect(left).toEqual(Array.from({ length: 8 }, () => ({ attempts: 0, lease: null })))
   })
 
+  test('a second signal exits at once; the job it cut short stays in the table and runs at the next start', async () => {
+    const { child, url, db, config } = await startHarness()
+    const { id } = await (await fetch(`${url}/test/jobs?ms=0&hang=1`, { method: 'POST' })).json() as { id: number }
+    await child.waitFor('out', new RegExp(`^job-start ${id} 1$`))
+    child.proc.kill('SIGTERM')
+    await child.waitFor('err', /stopping: finishing in-flight requests and jobs/)
+    await Bun.sleep(300)
+    expect(child.proc.exitCode).toBeNull() // still waiting for the job
+    child.proc.kill('SIGTERM')
+    expect(await child.exited).toBe(1)
+    expect(child.err.join('\n')).toContain('second stop signal: exiting without waiting for running work')
+    const sqlite = new Database(db, { readonly: true })
+    expect(sqlite.query('SELECT attempts FROM job WHERE id = ?').get(id)).toEqual({ attempts: 1 })
+    sqlite.close()
+    const next = spawnChild([process.execPath, harness, config])
+    await next.waitFor('out', new RegExp(`^job-done ${id} 2$`))
+    next.proc.kill('SIGTERM')
+    expect(await next.exited).toBe(0)
+  })
+
   test('a second serve on the same database is refused while the first runs', async () => {
     const { child, config } = await startHarness()
     const second = await cli(['serve', '--config', config])
