@@ -1,4 +1,8 @@
 import { Elysia } from 'elysia'
+import { accountRoutes } from './accounts/routes.ts'
+import { channelRoutes } from './channels/routes.ts'
+import { keyRoutes } from './keys/routes.ts'
+import { serverRoutes } from './servers/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
@@ -11,5 +15,9 @@ export async function createApp(rt: Runtime) {
     .use(errorHandler(rt.log))
     .use(await assetRoutes())
     .use(healthRoutes())
+    .use(accountRoutes(rt))
+    .use(serverRoutes(rt))
+    .use(keyRoutes(rt))
+    .use(channelRoutes(rt))
 }
 export type App = Awaited<ReturnType<typeof createApp>>

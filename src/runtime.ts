@@ -1,5 +1,7 @@
 import type { Database } from 'bun:sqlite'
+import { HashGate } from './accounts/hash-gate.ts'
 import { sessionsRepo, settingsRepo, usersRepo } from './accounts/repo.ts'
+import { FAILED_LOGIN_WINDOW_MS } from './accounts/service.ts'
 import { channelsRepo } from './channels/repo.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config/load.ts'
@@ -32,7 +34,10 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
     limits: {
       keyed: new SlidingWindowLimiter(config.limits.keyed_per_minute),
       public: new SlidingWindowLimiter(config.limits.public_per_minute),
+      login: new SlidingWindowLimiter(config.accounts.login_attempts_per_minute),
+      failedLogins: new SlidingWindowLimiter(config.accounts.failed_logins_per_account, FAILED_LOGIN_WINDOW_MS),
     },
+    hashGate: new HashGate(config.accounts.hash_concurrency),
     users: usersRepo(db),
     sessions: sessionsRepo(db),
     servers: serversRepo(db),

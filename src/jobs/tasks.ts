@@ -8,6 +8,8 @@ export function registerTasks(rt: Runtime) {
   rt.scheduler.every('limits.sweep', 60_000, (now) => {
     rt.limits.keyed.sweep(now)
     rt.limits.public.sweep(now)
+    rt.limits.login.sweep(now)
+    rt.limits.failedLogins.sweep(now)
   })
   rt.scheduler.every('sessions.purge', 3600_000, (now) => { rt.sessions.purgeExpired(now) })
 }
