@@ -6,6 +6,7 @@ import { loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError } from './config/schema.ts'
 import { InstanceLockError } from './db/instance-lock.ts'
+import { DatabaseOwnerError, refuseForeignOwner } from './db/owner-guard.ts'
 import { migrate, MigrationError } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
 import { ApiError } from './http/errors.ts'
@@ -77,6 +78,14 @@ function integer(text: string | undefined, name: string): number | undefined {
 
 const config = (values: Record<string, unknown>, io: Io): Config => loadConfig(values.config as string | undefined, io.cwd)
 
+// The configuration of a command run beside the site that opens its database. (`serve` is the
+// site itself: whoever runs it owns the files, as in a container running as root.)
+function dbConfig(values: Record<string, unknown>, io: Io): Config {
+  const cfg = config(values, io)
+  refuseForeignOwner(cfg.database.path)
+  return cfg
+}
+
 async function readStdin(): Promise<string> {
   return (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, '')
 }
@@ -90,7 +99,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
 
   async migrate(args, io) {
     const { values } = parse(args, {})
-    const cfg = config(values, io)
+    const cfg = dbConfig(values, io)
     const db = openDatabase(cfg.database.path)
     const applied = migrate(db)
     db.close()
@@ -104,7 +113,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const email = required(values, 'email')
     let password = required(values, 'password')
     if (password === '-') password = await readStdin()
-    const rt = createRuntime(config(values, io), { log: createLogger('error') })
+    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
     try {
       io.out(JSON.stringify(await createUser(rt.db, rt.users, rt.clock, { email, password, admin: values.admin === true })))
     } finally {
@@ -124,7 +133,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
       name: required(values, 'name'), host: required(values, 'host'), port: integer(values.port as string | undefined, 'port'),
       edition: values.edition as 'java' | 'bedrock' | undefined, slug: values.slug as string | undefined,
     }
-    const rt = createRuntime(config(values, io), { log: createLogger('error') })
+    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
     try {
       const user = rt.users.byEmail(owner)
       if (!user) throw new ApiError(404, 'NOT_FOUND', `no account with the e-mail address ${owner}`)
@@ -140,7 +149,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (args[0] !== 'create') throw new UsageError('usage: votelist key create --server SLUG [--name N]')
     const { values } = parse(args.slice(1), { server: { type: 'string' }, name: { type: 'string' } })
     const slug = required(values, 'server')
-    const rt = createRuntime(config(values, io), { log: createLogger('error') })
+    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
     try {
       const server = rt.servers.bySlug(slug)
       if (!server) throw new ApiError(404, 'NOT_FOUND', `no server with the slug ${slug}`)
@@ -156,7 +165,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (!positionals[0]) throw new UsageError('usage: votelist backup FILE')
     const target = resolve(io.cwd, positionals[0])
     if (existsSync(target)) throw new ApiError(409, 'CONFLICT', `${target} already exists; choose a new file`)
-    const cfg = config(values, io)
+    const cfg = dbConfig(values, io)
     if (!existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
     const db = openDatabase(cfg.database.path)
     try {
@@ -225,7 +234,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.usage
     }
-    if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError) {
+    if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError || e instanceof DatabaseOwnerError) {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.failure
     }

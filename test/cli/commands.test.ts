@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
-import { writeFileSync } from 'node:fs'
+import { chownSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { EXIT, runCli } from '../../src/cli.ts'
 import { loadConfig } from '../../src/config/load.ts'
@@ -248,5 +248,23 @@ describe('config', () => {
     writeFileSync(join(dir, 'set.toml'), set.out)
     expect(loadConfig('set.toml', dir).database.path).toBe('/var/lib/votelist/votelist.db')
     expect(set.out.split('\n').filter((l) => l && !l.startsWith('#') && !l.startsWith('['))).toEqual(['path = "/var/lib/votelist/votelist.db"'])
+  })
+})
+
+describe('run as root beside a site that belongs to another user', () => {
+  const root = process.getuid?.() === 0
+  if (!root) console.log('commands.test.ts: skipping the foreign-owner checks: they need root')
+  test.skipIf(!root)('commands refuse to create root-owned files in the site user\'s data folder, and name that user', async () => {
+    const s = site()
+    mkdirSync(join(s.dir, 'data'))
+    chownSync(join(s.dir, 'data'), 65534, 65534)
+    for (const argv of [['migrate'], ['user', 'add', '--email', 'a@example.com', '--password', 'correct horse battery'], ['key', 'create', '--server', 'x'], ['backup', join(s.dir, 'b.db')]]) {
+      const r = await run([...argv, '--config', s.config])
+      expect(r.code).toBe(EXIT.failure)
+      expect(r.err).toMatch(/data belongs to (nobody|65534), not root: run this as that user \(sudo -u (nobody|65534) votelist …\)/)
+    }
+    expect(readdirSync(join(s.dir, 'data'))).toEqual([])
+    chownSync(join(s.dir, 'data'), 0, 0)
+    expect((await run(['migrate', '--config', s.config])).code).toBe(0)
   })
 })
