@@ -2,16 +2,18 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createUser } from './accounts/service.ts'
-import { createApp } from './app.ts'
 import { loadConfig, type Config } from './config/load.ts'
+import { exampleToml } from './config/reference.ts'
 import { ConfigError } from './config/schema.ts'
+import { InstanceLockError } from './db/instance-lock.ts'
+import { DatabaseOwnerError, refuseForeignOwner } from './db/owner-guard.ts'
 import { migrate, MigrationError } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
 import { ApiError } from './http/errors.ts'
-import { registerTasks } from './jobs/tasks.ts'
 import { createKey } from './keys/service.ts'
 import { createLogger } from './log.ts'
 import { createRuntime } from './runtime.ts'
+import { serveSite, StartError } from './serve.ts'
 import { createServer } from './servers/service.ts'
 import { VERSION } from './version.ts'
 
@@ -38,11 +40,14 @@ Usage:
   votelist key create --server SLUG [--name N]
                                             create an API key; prints the key alone
   votelist backup FILE [--config FILE]      write a consistent copy of the database to FILE
+  votelist config check [--config FILE]     validate the configuration and exit
+  votelist config example [--database PATH] print a commented votelist.toml with every default
   votelist version                          print the version
   votelist help                             print this text
 
 Every command takes --config FILE (default ./votelist.toml if present, else built-in defaults).
-Exit codes: 0 success, 1 failure, 2 bad usage, 78 bad configuration.`
+Exit codes: 0 success, 1 failure (refused or failed), 2 bad usage or bad argument value,
+78 bad configuration.`
 
 class UsageError extends Error {}
 
@@ -73,6 +78,14 @@ function integer(text: string | undefined, name: string): number | undefined {
 
 const config = (values: Record<string, unknown>, io: Io): Config => loadConfig(values.config as string | undefined, io.cwd)
 
+// The configuration of a command run beside the site that opens its database. (`serve` is the
+// site itself: whoever runs it owns the files, as in a container running as root.)
+function dbConfig(values: Record<string, unknown>, io: Io): Config {
+  const cfg = config(values, io)
+  refuseForeignOwner(cfg.database.path)
+  return cfg
+}
+
 async function readStdin(): Promise<string> {
   return (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, '')
 }
@@ -80,25 +93,13 @@ async function readStdin(): Promise<string> {
 const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   async serve(args, io) {
     const { values } = parse(args, {})
-    const rt = createRuntime(config(values, io))
-    const released = rt.queue.releaseLeases()
-    if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
-    registerTasks(rt)
-    const app = (await createApp(rt)).listen({ hostname: rt.config.http.host, port: rt.config.http.port })
-    rt.scheduler.start()
-    rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: rt.config.database.path, config: rt.config.source })
-    await (io.stopSignal ?? new Promise((done) => { process.once('SIGTERM', done); process.once('SIGINT', done) }))
-    rt.log.info('stopping: finishing in-flight requests and jobs')
-    await app.server!.stop()
-    await rt.scheduler.stop()
-    rt.db.close()
-    rt.log.info('stopped')
+    await serveSite(createRuntime(config(values, io)), { stopSignal: io.stopSignal })
     return EXIT.ok
   },
 
   async migrate(args, io) {
     const { values } = parse(args, {})
-    const cfg = config(values, io)
+    const cfg = dbConfig(values, io)
     const db = openDatabase(cfg.database.path)
     const applied = migrate(db)
     db.close()
@@ -112,7 +113,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const email = required(values, 'email')
     let password = required(values, 'password')
     if (password === '-') password = await readStdin()
-    const rt = createRuntime(config(values, io), { log: createLogger('error') })
+    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
     try {
       io.out(JSON.stringify(await createUser(rt.db, rt.users, rt.clock, { email, password, admin: values.admin === true })))
     } finally {
@@ -132,7 +133,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
       name: required(values, 'name'), host: required(values, 'host'), port: integer(values.port as string | undefined, 'port'),
       edition: values.edition as 'java' | 'bedrock' | undefined, slug: values.slug as string | undefined,
     }
-    const rt = createRuntime(config(values, io), { log: createLogger('error') })
+    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
     try {
       const user = rt.users.byEmail(owner)
       if (!user) throw new ApiError(404, 'NOT_FOUND', `no account with the e-mail address ${owner}`)
@@ -148,7 +149,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (args[0] !== 'create') throw new UsageError('usage: votelist key create --server SLUG [--name N]')
     const { values } = parse(args.slice(1), { server: { type: 'string' }, name: { type: 'string' } })
     const slug = required(values, 'server')
-    const rt = createRuntime(config(values, io), { log: createLogger('error') })
+    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
     try {
       const server = rt.servers.bySlug(slug)
       if (!server) throw new ApiError(404, 'NOT_FOUND', `no server with the slug ${slug}`)
@@ -164,7 +165,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (!positionals[0]) throw new UsageError('usage: votelist backup FILE')
     const target = resolve(io.cwd, positionals[0])
     if (existsSync(target)) throw new ApiError(409, 'CONFLICT', `${target} already exists; choose a new file`)
-    const cfg = config(values, io)
+    const cfg = dbConfig(values, io)
     if (!existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
     const db = openDatabase(cfg.database.path)
     try {
@@ -175,6 +176,24 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     }
     io.out(target)
     return EXIT.ok
+  },
+
+  async config(args, io) {
+    const usage = 'usage: votelist config check [--config FILE] | votelist config example [--database PATH]'
+    if (args[0] === 'check') {
+      const { values } = parse(args.slice(1), {})
+      const cfg = config(values, io)
+      io.out(`configuration is valid (${cfg.source ?? 'built-in defaults'}); database: ${cfg.database.path}`)
+      return EXIT.ok
+    }
+    if (args[0] === 'example') {
+      const { values } = parse(args.slice(1), { database: { type: 'string' } })
+      const database = values.database as string | undefined
+      if (database === '') throw new UsageError('--database must not be empty')
+      io.out(exampleToml(database === undefined ? {} : { 'database.path': JSON.stringify(database) }).trimEnd())
+      return EXIT.ok
+    }
+    throw new UsageError(usage)
   },
 
   async version(args, io) {
@@ -210,7 +229,12 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`votelist: configuration error: ${e.message}`)
       return EXIT.config
     }
-    if (e instanceof ApiError || e instanceof MigrationError) {
+    // A refused argument value is the caller's mistake, like a bad flag: scripts see 2.
+    if (e instanceof ApiError && e.status === 400) {
+      io.err(`votelist ${name}: ${e.message}`)
+      return EXIT.usage
+    }
+    if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError || e instanceof DatabaseOwnerError) {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.failure
     }

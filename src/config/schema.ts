@@ -7,7 +7,14 @@ export interface Field<T> {
   default: T
   doc: string
   parse(value: unknown, key: string): T
+  // For the reference and the example file: what the value looks like ("integer 0–65535"), and
+  // the default as written in TOML when that differs from JSON of `default` (durations).
+  type?: string
+  defaultText?: string
 }
+
+// The default as it is written in votelist.toml.
+export const tomlDefault = (f: Field<unknown>): string => f.defaultText ?? JSON.stringify(f.default)
 
 const fail = (key: string, why: string, value?: unknown): never => {
   throw new ConfigError(`${key}: ${why}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`)
@@ -16,7 +23,7 @@ const fail = (key: string, why: string, value?: unknown): never => {
 export function str(def: string, doc: string, opts: { min?: number; max?: number; pattern?: RegExp; hint?: string } = {}): Field<string> {
   const { min = 0, max = 1000, pattern, hint } = opts
   return {
-    default: def, doc,
+    default: def, doc, type: 'string',
     parse(v, key) {
       if (typeof v !== 'string') return fail(key, 'must be a string', v)
       if (v.length < min || v.length > max) return fail(key, `must be ${min}–${max} characters long`, v)
@@ -28,7 +35,7 @@ export function str(def: string, doc: string, opts: { min?: number; max?: number
 
 export function int(def: number, doc: string, min: number, max: number): Field<number> {
   return {
-    default: def, doc,
+    default: def, doc, type: `integer ${min}–${max}`,
     parse(v, key) {
       if (typeof v !== 'number' || !Number.isInteger(v)) return fail(key, 'must be an integer', v)
       if (v < min || v > max) return fail(key, `must be from ${min} to ${max}`, v)
@@ -39,14 +46,14 @@ export function int(def: number, doc: string, min: number, max: number): Field<n
 
 export function bool(def: boolean, doc: string): Field<boolean> {
   return {
-    default: def, doc,
+    default: def, doc, type: 'boolean',
     parse: (v, key) => (typeof v === 'boolean' ? v : fail(key, 'must be true or false', v)),
   }
 }
 
 export function oneOf<const T extends string>(values: readonly T[], def: NoInfer<T>, doc: string): Field<T> {
   return {
-    default: def, doc,
+    default: def, doc, type: values.map((x) => `"${x}"`).join(' or '),
     parse: (v, key) => (values.includes(v as T) ? (v as T) : fail(key, `must be one of ${values.map((x) => `"${x}"`).join(', ')}`, v)),
   }
 }
@@ -54,7 +61,7 @@ export function oneOf<const T extends string>(values: readonly T[], def: NoInfer
 // An absolute http(s) URL without a trailing slash, or "" where `optional`.
 export function url(def: string, doc: string, optional = false): Field<string> {
   return {
-    default: def, doc,
+    default: def, doc, type: optional ? 'http(s) URL or ""' : 'http(s) URL',
     parse(v, key) {
       if (typeof v !== 'string') return fail(key, 'must be a string', v)
       if (v === '' && optional) return v
@@ -78,12 +85,13 @@ export function parseDuration(v: unknown, key: string): number {
 }
 
 export function duration(def: string, doc: string): Field<number> {
-  return { default: parseDuration(def, 'default'), doc, parse: parseDuration }
+  return { default: parseDuration(def, 'default'), doc, type: 'duration', defaultText: JSON.stringify(def), parse: parseDuration }
 }
 
 export function durations(def: string[], doc: string, maxCount = 50): Field<number[]> {
   return {
-    default: def.map((d) => parseDuration(d, 'default')), doc,
+    default: def.map((d) => parseDuration(d, 'default')), doc, type: 'list of durations',
+    defaultText: JSON.stringify(def).replaceAll(',', ', '),
     parse(v, key) {
       if (!Array.isArray(v)) return fail(key, 'must be a list of durations', v)
       if (v.length > maxCount) return fail(key, `must have at most ${maxCount} entries`, v)
@@ -94,7 +102,7 @@ export function durations(def: string[], doc: string, maxCount = 50): Field<numb
 
 export function strings(def: string[], doc: string, pattern: RegExp, hint: string): Field<string[]> {
   return {
-    default: def, doc,
+    default: def, doc, type: 'list of strings', defaultText: JSON.stringify(def).replaceAll(',', ', '),
     parse(v, key) {
       if (!Array.isArray(v) || v.length === 0) return fail(key, 'must be a non-empty list of strings', v)
       v.forEach((s, i) => {

@@ -34,6 +34,7 @@ export interface JobQueue {
   onEnqueue(fn: () => void): void
   releaseLeases(): number
   pending(): { total: number; due: number; leased: number }
+  stop(): Promise<void>
 }
 
 const backoffMs = (attempts: number) => Math.min(1000 * 2 ** Math.min(attempts, 12), 3_600_000)
@@ -45,6 +46,9 @@ export function createJobQueue(db: Database, clock: Clock, log: Logger, opts: Qu
   let kindsJson = '[]'
   let enqueued: () => void = () => {}
   let wakeDrain: (() => void) | null = null
+  let stopping = false
+  // Jobs running now, whoever drains: stop() waits for every one of them.
+  const inFlight = new Set<Promise<void>>()
 
   const insert = db.prepare('INSERT INTO job (kind, payload, run_at, created_at) VALUES (?, ?, ?, ?)')
   const claim = db.prepare(`
@@ -93,13 +97,14 @@ export function createJobQueue(db: Database, clock: Clock, log: Logger, opts: Qu
       const running = new Set<Promise<void>>()
       let ran = 0
       for (;;) {
-        const room = concurrency - running.size
+        const room = stopping ? 0 : concurrency - running.size
         if (room > 0) {
           const rows = (claim.all(clock.now() + leaseMs, clock.now(), kindsJson, room) as Job<string>[]).sort((a, b) => a.runAt - b.runAt || a.id - b.id)
           for (const row of rows) {
             ran++
-            const p: Promise<void> = runOne(row).finally(() => running.delete(p))
+            const p: Promise<void> = runOne(row).finally(() => { running.delete(p); inFlight.delete(p) })
             running.add(p)
+            inFlight.add(p)
           }
         }
         if (running.size === 0) return ran
@@ -121,5 +126,12 @@ export function createJobQueue(db: Database, clock: Clock, log: Logger, opts: Qu
     // is gone: those jobs were interrupted and must run again.
     releaseLeases: () => release.run().changes,
     pending: () => counts.get(clock.now()) as { total: number; due: number; leased: number },
+    // Graceful stop: claim nothing more, let the running jobs finish. Jobs still queued stay in
+    // the table for the next start.
+    async stop() {
+      stopping = true
+      wakeDrain?.()
+      while (inFlight.size) await Promise.allSettled([...inFlight])
+    },
   }
 }

@@ -1,0 +1,188 @@
+#!/bin/sh
+# Installs or upgrades votelist as a systemd service:
+#   $PREFIX/bin/votelist                      the binary (default prefix /usr/local)
+#   /etc/votelist/votelist.toml               the configuration, written once and KEPT on upgrade
+#   /var/lib/votelist                         the data folder (database), owned by `votelist`
+#   /etc/systemd/system/votelist.service      a hardened unit, rewritten on every run
+# and a `votelist` system user. Safe to run again: every step checks before it acts.
+# With DESTDIR (or --destdir) everything lands under that folder and no user or service is
+# touched, so packagers and tests can run it without root.
+set -eu
+
+usage() {
+  cat <<'EOF'
+Usage: install.sh [--binary FILE] [--prefix DIR] [--destdir DIR]
+
+  --binary FILE   the votelist binary to install (default: dist/votelist beside this script,
+                  else votelist beside this script)
+  --prefix DIR    install the binary to DIR/bin (default: /usr/local)
+  --destdir DIR   stage everything under DIR (same as the DESTDIR variable); skips creating the
+                  user and touching systemd
+EOF
+}
+
+die() { echo "install.sh: $*" >&2; exit 1; }
+say() { echo "install.sh: $*"; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+PREFIX=/usr/local
+DESTDIR=${DESTDIR:-}
+BINARY=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prefix) [ $# -ge 2 ] || { usage >&2; exit 2; }; PREFIX=$2; shift 2 ;;
+    --prefix=*) PREFIX=${1#*=}; shift ;;
+    --destdir) [ $# -ge 2 ] || { usage >&2; exit 2; }; DESTDIR=$2; shift 2 ;;
+    --destdir=*) DESTDIR=${1#*=}; shift ;;
+    --binary) [ $# -ge 2 ] || { usage >&2; exit 2; }; BINARY=$2; shift 2 ;;
+    --binary=*) BINARY=${1#*=}; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "install.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
+  esac
+done
+case "$PREFIX" in /*) ;; *) die "--prefix must be an absolute path (got $PREFIX)" ;; esac
+PREFIX=${PREFIX%/}
+if [ -n "$DESTDIR" ]; then
+  mkdir -p "$DESTDIR"
+  DESTDIR=$(cd "$DESTDIR" && pwd)
+fi
+
+if [ -z "$BINARY" ]; then
+  if [ -f "$here/dist/votelist" ]; then BINARY=$here/dist/votelist; else BINARY=$here/votelist; fi
+fi
+[ -f "$BINARY" ] || die "no binary at $BINARY (build it with: bun run build)"
+VERSION=$("$BINARY" version) || die "$BINARY does not run on this machine"
+
+BINDIR=$PREFIX/bin
+CONFDIR=/etc/votelist
+CONFIG=$CONFDIR/votelist.toml
+DATADIR=/var/lib/votelist
+UNIT=/etc/systemd/system/votelist.service
+
+# Only a real root install creates the user, sets owners and talks to systemd.
+live=no
+if [ -z "$DESTDIR" ] && [ "$(id -u)" = 0 ]; then live=yes; fi
+
+# An upgrade keeps the admin's configuration: check first that the new version accepts it,
+# before anything is replaced.
+if [ -f "$DESTDIR$CONFIG" ]; then
+  "$BINARY" config check --config "$DESTDIR$CONFIG" >/dev/null ||
+    die "votelist $VERSION refuses $CONFIG (reason above); fix it and run install.sh again. Nothing was changed."
+fi
+
+# The binary: copied beside its target, then renamed over it, so a running service never sees
+# a half-written file.
+mkdir -p "$DESTDIR$BINDIR"
+if ! cmp -s "$BINARY" "$DESTDIR$BINDIR/votelist"; then
+  cp "$BINARY" "$DESTDIR$BINDIR/.votelist.new"
+  chmod 0755 "$DESTDIR$BINDIR/.votelist.new"
+  mv -f "$DESTDIR$BINDIR/.votelist.new" "$DESTDIR$BINDIR/votelist"
+  say "installed $BINDIR/votelist ($VERSION)"
+else
+  say "$BINDIR/votelist is already $VERSION"
+fi
+
+if [ "$live" = yes ]; then
+  if getent passwd votelist >/dev/null 2>&1; then
+    say "user votelist exists"
+  else
+    command -v useradd >/dev/null || die "useradd not found: create a system user named votelist, then run install.sh again"
+    useradd --system --user-group --home-dir "$DATADIR" --no-create-home --shell /usr/sbin/nologin --comment "votelist server list" votelist
+    say "created system user votelist"
+  fi
+else
+  say "skipped: creating the votelist user (not root, or DESTDIR set)"
+fi
+
+# The database holds password hashes and secrets: only the service user may read it.
+mkdir -p "$DESTDIR$DATADIR"
+chmod 0750 "$DESTDIR$DATADIR"
+[ "$live" = yes ] && chown votelist:votelist "$DESTDIR$DATADIR"
+
+mkdir -p "$DESTDIR$CONFDIR"
+if [ -f "$DESTDIR$CONFIG" ]; then
+  say "kept $CONFIG"
+else
+  "$BINARY" config example --database "$DATADIR/votelist.db" > "$DESTDIR$CONFIG.new"
+  chmod 0640 "$DESTDIR$CONFIG.new"
+  [ "$live" = yes ] && chown root:votelist "$DESTDIR$CONFIG.new"
+  mv "$DESTDIR$CONFIG.new" "$DESTDIR$CONFIG"
+  say "wrote $CONFIG (every key at its default; set site.base_url before going public)"
+fi
+
+mkdir -p "$DESTDIR$(dirname "$UNIT")"
+cat > "$DESTDIR$UNIT.new" <<EOF
+# Written by votelist's install.sh; rewritten on every upgrade. Local changes belong in a
+# drop-in: systemctl edit votelist
+[Unit]
+Description=votelist, a Minecraft server list with vote rewards
+Wants=network-online.target
+After=network-online.target
+
+[Service]
+Type=simple
+User=votelist
+Group=votelist
+ExecStart=$BINDIR/votelist serve --config $CONFIG
+WorkingDirectory=$DATADIR
+StateDirectory=votelist
+StateDirectoryMode=0750
+UMask=0027
+# SIGTERM lets requests and jobs in flight finish and closes the database cleanly.
+KillSignal=SIGTERM
+TimeoutStopSec=60
+Restart=on-failure
+RestartSec=2
+# 2 (bad usage) and 78 (bad configuration) do not go away by restarting.
+RestartPreventExitStatus=2 78
+LimitNOFILE=65536
+
+# Hardening: the service may write only its data folder and has no privileges at all.
+NoNewPrivileges=yes
+ProtectSystem=strict
+ReadWritePaths=$DATADIR
+ProtectHome=yes
+PrivateTmp=yes
+PrivateDevices=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+ProtectProc=invisible
+RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX AF_NETLINK
+RestrictNamespaces=yes
+RestrictRealtime=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+RemoveIPC=yes
+PrivateMounts=yes
+SystemCallArchitectures=native
+# Verified by test/install/seccomp.test.ts: the binary serves, runs its commands and stops
+# cleanly under exactly this filter. Narrowing it (~@privileged ~@resources) kills Bun.
+SystemCallFilter=@system-service
+SystemCallErrorNumber=EPERM
+CapabilityBoundingSet=
+AmbientCapabilities=
+# MemoryDenyWriteExecute stays off: the JavaScript JIT needs writable executable memory.
+
+[Install]
+WantedBy=multi-user.target
+EOF
+chmod 0644 "$DESTDIR$UNIT.new"
+mv -f "$DESTDIR$UNIT.new" "$DESTDIR$UNIT"
+say "wrote $UNIT"
+
+if [ "$live" = yes ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+  systemctl daemon-reload
+  systemctl enable votelist.service >/dev/null 2>&1
+  if systemctl is-active --quiet votelist.service; then
+    systemctl restart votelist.service
+    say "restarted votelist.service (migrations run at start)"
+  else
+    say "enabled votelist.service; edit $CONFIG, then: systemctl start votelist"
+  fi
+else
+  say "skipped: systemctl daemon-reload / enable (not root, DESTDIR set, or no systemd)"
+fi

@@ -1,0 +1,23 @@
+import { Database } from 'bun:sqlite'
+
+export class InstanceLockError extends Error {}
+
+// One `serve` per database: at start-up the job queue re-runs every leased job, which is only
+// right when no other process is working on them. The lock is an exclusive SQLite lock on a
+// side file, held for the life of the connection; the kernel drops it when the process dies,
+// even on kill -9, so a crash never leaves a stale lock behind.
+export function acquireInstanceLock(databasePath: string): { release(): void } {
+  if (databasePath === ':memory:') return { release() {} }
+  const path = `${databasePath}.lock`
+  const db = new Database(path, { create: true })
+  try {
+    db.run('PRAGMA busy_timeout = 0')
+    db.run('PRAGMA locking_mode = EXCLUSIVE')
+    db.run('BEGIN EXCLUSIVE')
+    db.run('COMMIT')
+  } catch (e) {
+    db.close()
+    throw new InstanceLockError(`another votelist serve is using ${databasePath} (${path} is locked: ${(e as Error).message})`)
+  }
+  return { release: () => db.close() }
+}

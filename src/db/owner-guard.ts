@@ -1,0 +1,25 @@
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
+
+export class DatabaseOwnerError extends Error {}
+
+const userName = (uid: number) => {
+  try {
+    return readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':')).find((f) => f[2] === String(uid))?.[0]
+  } catch {
+    return undefined
+  }
+}
+
+// Root opening a database whose folder belongs to the service user (install.sh: votelist) would
+// create root-owned files there (the database itself, its -wal and -shm) that the service can no
+// longer write. Refuse, and say which user to run as.
+export function refuseForeignOwner(databasePath: string): void {
+  if (process.getuid?.() !== 0 || databasePath === ':memory:') return
+  const dir = dirname(databasePath)
+  if (!existsSync(dir)) return
+  const owner = statSync(dir).uid
+  if (owner === 0) return
+  const name = userName(owner) ?? String(owner)
+  throw new DatabaseOwnerError(`${dir} belongs to ${name}, not root: run this as that user (sudo -u ${name} votelist …) so that the files it writes stay usable by the site`)
+}

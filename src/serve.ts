@@ -1,0 +1,67 @@
+import type { AnyElysia } from 'elysia'
+import { createApp, type App } from './app.ts'
+import { acquireInstanceLock } from './db/instance-lock.ts'
+import { registerTasks } from './jobs/tasks.ts'
+import type { Logger } from './log.ts'
+import type { Runtime } from './runtime.ts'
+import { VERSION } from './version.ts'
+
+export class StartError extends Error {}
+
+export interface ServeOptions {
+  // Resolves when the site must stop. Default: the first SIGTERM or SIGINT.
+  stopSignal?: Promise<unknown>
+  // Test harnesses mount extra routes here; the command line mounts nothing.
+  extend?: (app: App) => AnyElysia
+}
+
+// The site's life: take the database for this process, re-queue jobs a previous process left
+// half done, listen, run the scheduler; on the stop signal stop accepting connections, let the
+// requests in flight and the running jobs finish, then close the database (which checkpoints
+// the WAL into the main file). Closes the runtime's database in every case.
+export async function serveSite(rt: Runtime, opts: ServeOptions = {}): Promise<void> {
+  const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
+  let lock: { release(): void } | null = null
+  try {
+    lock = acquireInstanceLock(rt.config.database.path)
+    const released = rt.queue.releaseLeases()
+    if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
+    registerTasks(rt)
+    const base = await createApp(rt)
+    const app = opts.extend ? opts.extend(base) : base
+    const { host, port } = rt.config.http
+    try {
+      app.listen({ hostname: host, port })
+    } catch (e) {
+      throw new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
+    }
+    rt.scheduler.start()
+    rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: rt.config.database.path, config: rt.config.source })
+    const signal = await stopSignal
+    rt.log.info('stopping: finishing in-flight requests and jobs', typeof signal === 'string' ? { signal } : undefined)
+    await app.stop()
+    await Promise.all([rt.queue.stop(), rt.scheduler.stop()])
+  } finally {
+    rt.db.close()
+    lock?.release()
+  }
+  rt.log.info('stopped')
+}
+
+// The first SIGTERM/SIGINT asks for a graceful stop; a second one (an impatient Ctrl-C) exits at
+// once. Nothing committed is lost either way: unfinished jobs keep their rows and run again.
+function stopSignals(log: Logger): Promise<string> {
+  return new Promise((resolve) => {
+    let asked = false
+    const on = (signal: string) => {
+      if (asked) {
+        log.warn('second stop signal: exiting without waiting for running work', { signal })
+        process.exit(1)
+      }
+      asked = true
+      resolve(signal)
+    }
+    process.on('SIGTERM', on)
+    process.on('SIGINT', on)
+  })
+}

@@ -1,0 +1,76 @@
+// Start-up of the compiled binary: time from spawn to the first 200 of /api/v1/health, and the
+// resident memory once idle. Baseline: a bare Bun.serve compiled the same way, started the same
+// way, in the same run. votelist's fresh start includes creating and migrating its database.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fmt, report, summarize } from './lib.ts'
+
+const root = join(import.meta.dir, '../..')
+const work = mkdtempSync(join(tmpdir(), 'votelist-startup-'))
+const RUNS = 15
+
+function sh(cmd: string[], cwd = root) {
+  const r = Bun.spawnSync(cmd, { cwd, stdout: 'pipe', stderr: 'pipe' })
+  if (r.exitCode !== 0) throw new Error(`${cmd.join(' ')} failed: ${r.stderr.toString()}`)
+}
+
+sh([process.execPath, 'run', 'build'])
+const votelist = join(root, 'dist/votelist')
+writeFileSync(join(work, 'bare.ts'), `const s = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => Response.json({ ok: true }) })
+console.error('listening {"url":"' + s.url.href + '"}')
+process.on('SIGTERM', () => { s.stop(); process.exit(0) })
+`)
+const bare = join(work, 'bare')
+sh([process.execPath, 'build', '--compile', '--bytecode', '--format', 'esm', '--no-compile-autoload-dotenv', '--no-compile-autoload-bunfig', '--outfile', bare, join(work, 'bare.ts')])
+
+const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
+
+// One start: spawn, wait for the logged address, GET health; then idle a second and read RSS.
+async function start(cmd: string[], cwd: string) {
+  const t0 = performance.now()
+  const p = Bun.spawn(cmd, { cwd, stdout: 'ignore', stderr: 'pipe' })
+  const reader = p.stderr.getReader()
+  let text = ''
+  let url: string | undefined
+  while (!url) {
+    const { done, value } = await reader.read()
+    if (done) throw new Error(`${cmd[0]} exited early: ${text}`)
+    text += new TextDecoder().decode(value)
+    url = /"url":"([^"]+)"/.exec(text)?.[1]
+  }
+  const health = await fetch(new URL('/api/v1/health', url))
+  const ms = performance.now() - t0
+  if (health.status !== 200) throw new Error(`health answered ${health.status}`)
+  await Bun.sleep(1000)
+  const rss = rssKb(p.pid) / 1024
+  p.kill('SIGTERM')
+  if ((await p.exited) !== 0) throw new Error(`${cmd[0]} did not exit cleanly`)
+  return { ms, rss }
+}
+
+const results: Record<string, { ms: number[]; rss: number[] }> = { bare: { ms: [], rss: [] }, fresh: { ms: [], rss: [] }, existing: { ms: [], rss: [] } }
+const existingDir = mkdtempSync(join(work, 'existing-'))
+writeFileSync(join(existingDir, 'votelist.toml'), '[http]\nhost = "127.0.0.1"\nport = 0\n')
+for (let i = 0; i < RUNS; i++) {
+  const b = await start([bare], work)
+  const freshDir = mkdtempSync(join(work, 'fresh-'))
+  writeFileSync(join(freshDir, 'votelist.toml'), '[http]\nhost = "127.0.0.1"\nport = 0\n')
+  const f = await start([votelist, 'serve', '--config', join(freshDir, 'votelist.toml')], freshDir)
+  const e = await start([votelist, 'serve', '--config', join(existingDir, 'votelist.toml')], existingDir)
+  for (const [k, r] of [['bare', b], ['fresh', f], ['existing', e]] as const) {
+    results[k].ms.push(r.ms)
+    results[k].rss.push(r.rss)
+  }
+}
+const base = { ms: summarize(results.bare.ms).p50, rss: summarize(results.bare.rss).p50 }
+report(`start-up, ${RUNS} runs each (p50; ratio = votelist / bare Bun.serve binary)`, Object.entries(results).map(([name, r]) => {
+  const ms = summarize(r.ms)
+  const rss = summarize(r.rss)
+  return {
+    run: name === 'bare' ? 'bare Bun.serve' : `votelist, ${name} database`,
+    'health p50 ms': fmt(ms.p50, 1), 'health max ms': fmt(ms.max, 1), 'vs bare': fmt(ms.p50 / base.ms),
+    'idle RSS MB': fmt(rss.p50, 1), 'RSS vs bare': fmt(rss.p50 / base.rss),
+  }
+}))
+rmSync(work, { recursive: true, force: true })

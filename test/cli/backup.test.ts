@@ -1,0 +1,60 @@
+import { Database } from 'bun:sqlite'
+import { afterAll, describe, expect, test } from 'bun:test'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { migrations } from '../../src/db/migrations.ts'
+import { cleanupTemp, tempDir } from '../helpers.ts'
+import { cli, killChildren, spawnChild, writeSiteConfig } from '../spawn.ts'
+
+afterAll(() => { killChildren(); cleanupTemp() })
+
+const BATCH = 10
+
+describe('backup', () => {
+  test('copies a database that another process is writing into, consistently', async () => {
+    const dir = tempDir()
+    const config = writeSiteConfig(dir)
+    // The writer commits jobs in transactions of 10 as fast as it can.
+    const writer = spawnChild([process.execPath, join(import.meta.dir, '../harness/enqueue-burst.ts'), config, String(BATCH)])
+    await writer.waitFor('out', /^2000$/, 20_000)
+    const copies = [join(dir, 'copy-1.db'), join(dir, 'copy-2.db')]
+    for (const copy of copies) {
+      const r = await cli(['backup', copy, '--config', config])
+      expect(r).toEqual({ code: 0, stdout: copy, stderr: '' })
+    }
+    writer.proc.kill('SIGKILL')
+    await writer.exited
+
+    const counts: number[] = []
+    for (const copy of copies) {
+      // A standalone file: no WAL beside it, nothing else needed to open it.
+      expect(existsSync(`${copy}-wal`)).toBe(false)
+      const db = new Database(copy, { readonly: true })
+      expect(db.query('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' })
+      expect((db.query('SELECT name FROM schema_migration ORDER BY name').all() as { name: string }[]).map((r) => r.name)).toEqual(migrations.map((m) => m.name))
+      // One snapshot: only whole transactions, and no gap in the ids it holds.
+      expect(db.query(`SELECT json_extract(payload, '$.batch') AS b, count(*) AS n FROM job GROUP BY b HAVING n <> ${BATCH}`).all()).toEqual([])
+      const { n, max } = db.query('SELECT count(*) AS n, max(id) AS max FROM job').get() as { n: number; max: number }
+      expect(n).toBe(max)
+      expect(n).toBeGreaterThanOrEqual(2000)
+      counts.push(n)
+      db.close()
+    }
+    // The writer went on between the two copies: they were taken while it wrote.
+    expect(counts[1]).toBeGreaterThan(counts[0])
+  })
+
+  test('never overwrites a file, and needs a database to copy', async () => {
+    const dir = tempDir()
+    const config = writeSiteConfig(dir)
+    const missing = await cli(['backup', join(dir, 'copy.db'), '--config', config])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toBe(`votelist backup: no database at ${join(dir, 'data/votelist.db')}`)
+    expect((await cli(['migrate', '--config', config])).code).toBe(0)
+    writeFileSync(join(dir, 'exists.db'), 'precious')
+    const taken = await cli(['backup', 'exists.db', '--config', config], { cwd: dir })
+    expect(taken.code).toBe(1)
+    expect(taken.stderr).toContain('exists.db already exists; choose a new file')
+    expect(await Bun.file(join(dir, 'exists.db')).text()).toBe('precious')
+  })
+})

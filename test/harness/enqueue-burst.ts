@@ -1,0 +1,18 @@
+// Enqueues jobs as fast as it can until killed, `batch` jobs per transaction, and prints the id of
+// every job once its transaction has committed (synchronous write: a printed id was committed
+// before the line left the process). The crash test kills it with SIGKILL mid-burst; the backup
+// test copies the database while it writes. Usage: enqueue-burst.ts CONFIG [BATCH]
+import { writeSync } from 'node:fs'
+import { loadConfig } from '../../src/config/load.ts'
+import { writeTx } from '../../src/db/open.ts'
+import { createLogger } from '../../src/log.ts'
+import { createRuntime } from '../../src/runtime.ts'
+
+const rt = createRuntime(loadConfig(process.argv[2]), { log: createLogger('error') })
+const batch = Number(process.argv[3] ?? 1)
+for (let b = 1; ; b++) {
+  const ids = writeTx(rt.db, () => Array.from({ length: batch }, (_, i) => rt.queue.enqueue('burst', { batch: b, i })))
+  writeSync(1, ids.join('\n') + '\n')
+  // Let the event loop breathe so the process behaves like the site (and can be signalled).
+  if (b % 50 === 0) await Bun.sleep(0)
+}

@@ -1,0 +1,124 @@
+import type { Subprocess } from 'bun'
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+// Child processes for the tests that need a real process: signals, kill -9, exit codes, stdin,
+// the compiled binary. Output is collected line by line so a test can wait for a given line.
+
+export const repoRoot = join(import.meta.dir, '..')
+export const mainScript = join(repoRoot, 'src/main.ts')
+
+export interface Child {
+  proc: Subprocess<'pipe', 'pipe', 'pipe'>
+  out: string[]
+  err: string[]
+  // Resolves with the first line (already seen or to come) of the stream that matches.
+  waitFor(stream: 'out' | 'err', pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
+  exited: Promise<number>
+}
+
+const running = new Set<Subprocess>()
+
+export function spawnChild(cmd: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}): Child {
+  const proc = Bun.spawn(cmd, {
+    cwd: opts.cwd, env: { ...process.env, ...opts.env },
+    stdin: 'pipe', stdout: 'pipe', stderr: 'pipe',
+  })
+  running.add(proc)
+  if (opts.stdin !== undefined) proc.stdin.write(opts.stdin)
+  proc.stdin.end()
+  const lines = { out: [] as string[], err: [] as string[] }
+  const waiters = new Set<() => void>()
+  const pump = async (stream: ReadableStream<Uint8Array>, into: string[]) => {
+    const decoder = new TextDecoder()
+    let rest = ''
+    const reader = stream.getReader()
+    for (;;) {
+      const { done: end, value } = await reader.read()
+      if (end) break
+      const parts = (rest + decoder.decode(value, { stream: true })).split('\n')
+      rest = parts.pop()!
+      into.push(...parts)
+      for (const w of waiters) w()
+    }
+    if (rest) into.push(rest)
+  }
+  const pumped = Promise.all([pump(proc.stdout, lines.out), pump(proc.stderr, lines.err)])
+  let done = false
+  const exited = proc.exited.then(async (code) => {
+    await pumped
+    running.delete(proc)
+    done = true
+    for (const w of waiters) w()
+    return code
+  })
+
+  function waitFor(stream: 'out' | 'err', pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        for (const line of lines[stream]) {
+          const m = line.match(pattern)
+          if (m) return finish(() => resolve(m))
+        }
+        if (done) finish(() => reject(new Error(`process exited before printing ${pattern}\n${describe()}`)))
+      }
+      const timer = setTimeout(() => finish(() => reject(new Error(`timed out waiting for ${pattern}\n${describe()}`))), timeoutMs)
+      const finish = (fn: () => void) => {
+        clearTimeout(timer)
+        waiters.delete(check)
+        fn()
+      }
+      waiters.add(check)
+      check()
+    })
+  }
+  const describe = () => `stdout:\n${lines.out.join('\n')}\nstderr:\n${lines.err.join('\n')}`
+  return { proc, out: lines.out, err: lines.err, waitFor, exited }
+}
+
+// Runs a command to its end: exit code and whole output.
+export async function runChild(cmd: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}) {
+  const child = spawnChild(cmd, opts)
+  const code = await child.exited
+  return { code, stdout: child.out.join('\n'), stderr: child.err.join('\n') }
+}
+
+// The votelist command line from the sources (`bun src/main.ts …`).
+export const cli = (args: string[], opts: { cwd?: string; stdin?: string } = {}) => runChild([process.execPath, mainScript, ...args], opts)
+
+// Reads the address a site logged at start (it listens on port 0 in tests).
+export async function listeningUrl(child: Child): Promise<string> {
+  const [, url] = await child.waitFor('err', /votelist listening .*"url":"([^"]+)"/)
+  return url.replace(/\/$/, '')
+}
+
+// For afterAll: no test leaves a process behind, even when it failed halfway.
+export function killChildren() {
+  for (const p of running) p.kill('SIGKILL')
+  running.clear()
+}
+
+// A votelist.toml for a child site: loopback, a free port, the database in `dir`.
+export function writeSiteConfig(dir: string, extra = ''): string {
+  const path = join(dir, 'votelist.toml')
+  writeFileSync(path, `[http]\nhost = "127.0.0.1"\nport = 0\n[votes]\ncaptcha = "off"\n${extra}`)
+  return path
+}
+
+let built: Promise<string> | null = null
+
+// The compiled binary, built once per test run with the project's own `bun run build` and
+// copied out of the checkout (so nothing beside it can help it run).
+export function buildBinary(): Promise<string> {
+  built ??= (async () => {
+    const build = await runChild([process.execPath, 'run', 'build'], { cwd: repoRoot })
+    if (build.code !== 0) throw new Error(`bun run build failed:\n${build.stdout}\n${build.stderr}`)
+    const dir = mkdtempSync(join(tmpdir(), 'votelist-bin-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    const binary = join(dir, 'votelist')
+    copyFileSync(join(repoRoot, 'dist/votelist'), binary)
+    return binary
+  })()
+  return built
+}
