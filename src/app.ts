@@ -1,8 +1,11 @@
 import { Elysia } from 'elysia'
+import { captchaRoutes } from './captcha/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
+import { pageRoutes } from './pages/routes.ts'
 import type { Runtime } from './runtime.ts'
+import { voteRoutes } from './votes/routes.ts'
 
 // Mounts the feature modules; no logic lives here. Async because the static plugin lists the
 // embedded files before it can route them.
@@ -11,5 +14,8 @@ export async function createApp(rt: Runtime) {
     .use(errorHandler(rt.log))
     .use(await assetRoutes())
     .use(healthRoutes())
+    .use(pageRoutes(rt))
+    .use(voteRoutes(rt))
+    .use(captchaRoutes(rt))
 }
 export type App = Awaited<ReturnType<typeof createApp>>

@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { sessionsRepo, settingsRepo, usersRepo } from './accounts/repo.ts'
+import { captchaRepo } from './captcha/repo.ts'
 import { channelsRepo } from './channels/repo.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config/load.ts'
@@ -11,6 +12,7 @@ import { createScheduler } from './jobs/scheduler.ts'
 import { SlidingWindowLimiter } from './http/rate-limit.ts'
 import { keysRepo } from './keys/repo.ts'
 import { createLogger, type Logger } from './log.ts'
+import { pagesRepo } from './pages/repo.ts'
 import { rankingRepo } from './ranking/repo.ts'
 import { serversRepo } from './servers/repo.ts'
 import { votesRepo } from './votes/repo.ts'
@@ -32,6 +34,7 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
     limits: {
       keyed: new SlidingWindowLimiter(config.limits.keyed_per_minute),
       public: new SlidingWindowLimiter(config.limits.public_per_minute),
+      votes: new SlidingWindowLimiter(config.limits.vote_attempts_per_minute),
     },
     users: usersRepo(db),
     sessions: sessionsRepo(db),
@@ -41,6 +44,8 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
     deliveries: deliveriesRepo(db),
     channels: channelsRepo(db),
     ranking: rankingRepo(db),
+    captcha: captchaRepo(db),
+    pages: pagesRepo(db),
   }
 }
 export type Runtime = ReturnType<typeof createRuntime>

@@ -8,6 +8,9 @@ export function registerTasks(rt: Runtime) {
   rt.scheduler.every('limits.sweep', 60_000, (now) => {
     rt.limits.keyed.sweep(now)
     rt.limits.public.sweep(now)
+    rt.limits.votes.sweep(now)
   })
   rt.scheduler.every('sessions.purge', 3600_000, (now) => { rt.sessions.purgeExpired(now) })
+  // Used captcha solutions only matter until their challenge expires.
+  rt.scheduler.every('captcha.purge', 600_000, (now) => { rt.captcha.purgeExpired(now) })
 }
