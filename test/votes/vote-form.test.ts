@@ -88,7 +88,7 @@ describe('POST /serveur/{slug}/voter (JSON)', () => {
 
   test('a cross-site Origin is refused (vote stuffing through visitors\' browsers); the site\'s own is accepted', async () => {
     const { rt, post } = await setUp({ site: { base_url: 'https://vote.example.org' } })
-    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: 'http://vote.example.org' }, { 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: 'http://vote.example.org' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
       const r = await post('Steve', '203.0.113.7', { headers })
       expect(r.status).toBe(403)
       expect((await r.json()).error.code).toBe('FORBIDDEN')

@@ -1,0 +1,51 @@
+import { join } from 'node:path'
+import type { Subprocess } from 'bun'
+
+const MAIN = join(import.meta.dir, '../src/main.ts')
+
+export interface RunningServer {
+  url: string // "http://127.0.0.1:PORT"
+  proc: Subprocess<'ignore', 'ignore', 'pipe'>
+  log: string[]
+}
+
+// Starts `bun src/main.ts serve --config FILE` (the real site, as a separate process) and resolves
+// once it listens, with the address it logged (the config should use port 0).
+export async function startServer(configPath: string, timeoutMs = 10_000): Promise<RunningServer> {
+  const proc = Bun.spawn(['bun', MAIN, 'serve', '--config', configPath], { stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
+  const log: string[] = []
+  const reader = proc.stderr.getReader()
+  const decoder = new TextDecoder()
+  let buffered = ''
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read()
+    if (done) break
+    buffered += decoder.decode(value, { stream: true })
+    const lines = buffered.split('\n')
+    buffered = lines.pop()!
+    for (const line of lines) {
+      log.push(line)
+      const m = / INFO votelist listening (\{.*\})$/.exec(line)
+      if (m) {
+        // Keep draining stderr so the child never blocks on a full pipe.
+        void (async () => {
+          for (;;) {
+            const r = await reader.read().catch(() => ({ done: true, value: undefined }))
+            if (r.done) return
+            log.push(decoder.decode(r.value))
+          }
+        })()
+        return { url: new URL(JSON.parse(m[1]).url).origin, proc, log }
+      }
+    }
+  }
+  proc.kill(9)
+  throw new Error(`the server did not start:\n${[...log, buffered].join('\n')}`)
+}
+
+export async function stopServer(s: RunningServer, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<number | null> {
+  s.proc.kill(signal)
+  await s.proc.exited
+  return s.proc.exitCode
+}
