@@ -10,7 +10,8 @@ export interface RunningServer {
 }
 
 // Starts `bun src/main.ts serve --config FILE` (the real site, as a separate process) and resolves
-// once it listens, with the address it logged (the config should use port 0).
+// once it listens, with the address it logged (the config should use port 0 and log.level "info"
+// or more verbose, as the address is read from the start line).
 export async function startServer(configPath: string, timeoutMs = 10_000): Promise<RunningServer> {
   const proc = Bun.spawn(['bun', MAIN, 'serve', '--config', configPath], { stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
   const log: string[] = []
@@ -19,7 +20,8 @@ export async function startServer(configPath: string, timeoutMs = 10_000): Promi
   let buffered = ''
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    const { value, done } = await reader.read()
+    const timer = Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true as const }))
+    const { value, done } = await Promise.race([reader.read(), timer])
     if (done) break
     buffered += decoder.decode(value, { stream: true })
     const lines = buffered.split('\n')

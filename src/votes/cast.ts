@@ -3,6 +3,7 @@ import type { Config } from '../config/load.ts'
 import { forbidden } from '../http/errors.ts'
 import type { Server } from '../servers/repo.ts'
 import { readAddressToken } from './address-token.ts'
+import type { GroupCommit } from './group-commit.ts'
 import { checkPseudo } from './pseudo.ts'
 import { recordVote, type RecordedVote, type VoteDeps } from './service.ts'
 
@@ -35,7 +36,8 @@ export function checkVoteOrigin(request: Request, config: Config): void {
   if (crossSite) throw forbidden('cross-site vote refused: votes are only accepted from this site\'s own vote page')
 }
 
-export async function castVote(deps: CastDeps, server: Server, form: VoteForm, address: string | null): Promise<RecordedVote> {
+// `commit` writes the vote (src/votes/group-commit.ts); it resolves once the vote is durable.
+export async function castVote(deps: CastDeps, commit: GroupCommit, server: Server, form: VoteForm, address: string | null): Promise<RecordedVote> {
   const pseudo = checkPseudo(text(form.pseudo).trim(), server.edition)
   const addresses = [address]
   const now = deps.clock.now()
@@ -43,5 +45,5 @@ export async function castVote(deps: CastDeps, server: Server, form: VoteForm, a
   if (ipv4_url && text(form.ipv4Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv4Token), 4, now, 'ipv4Token'))
   if (ipv6_url && text(form.ipv6Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv6Token), 6, now, 'ipv6Token'))
   if (deps.config.votes.captcha === 'pow') await checkCaptcha(deps, text(form.altcha) || undefined)
-  return recordVote(deps, server, pseudo, addresses)
+  return commit(() => recordVote(deps, server, pseudo, addresses))
 }

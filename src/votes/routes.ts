@@ -11,6 +11,7 @@ import type { Server } from '../servers/repo.ts'
 import { listedServer } from '../servers/service.ts'
 import { issueAddressToken } from './address-token.ts'
 import { castVote, checkVoteOrigin, siteOrigins, type VoteForm } from './cast.ts'
+import { createGroupCommit } from './group-commit.ts'
 
 const VoteBody = t.Object({
   pseudo: t.Optional(t.String({ description: 'The player name: 3–16 of A–Z, a–z, 0–9, _ (Bedrock servers also allow inner spaces and one leading "." or "*").', examples: ['Steve'] })),
@@ -42,6 +43,7 @@ function wantsJson(request: Request): boolean {
 }
 
 export function voteRoutes(rt: Runtime) {
+  const commit = createGroupCommit(rt.db)
   const formPage = (target: Server, pseudo: string, error: ApiError) =>
     htmlResponse(renderVotePage(rt.config, target, { pseudo, error }), error.status, error.headers)
 
@@ -76,7 +78,7 @@ export function voteRoutes(rt: Runtime) {
         checkVoteOrigin(request, rt.config)
         const address = clientAddress(request, bun, rt.config.http.trust_proxy)
         const limitHeaders = enforceRateLimit(rt.limits.votes, (address && ipKey(address)) ?? 'unknown', rt.clock.now())
-        const { vote, nextVoteAt } = await castVote(rt, target, form, address)
+        const { vote, nextVoteAt } = await castVote(rt, commit, target, form, address)
         if (json) {
           set.status = 201
           Object.assign(set.headers, limitHeaders)

@@ -29,7 +29,7 @@ path = "votes.db"
 [votes]
 captcha = "off"
 [limits]
-vote_attempts_per_minute = 1000000
+vote_attempts_per_minute = 100
 `)
   const rt = createRuntime(loadConfig(configPath), { log: memoryLogger() })
   const { server } = await seedServer(rt, { name: 'Crash Test' })
