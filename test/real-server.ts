@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 
@@ -50,4 +51,33 @@ export async function stopServer(s: RunningServer, signal: 'SIGTERM' | 'SIGKILL'
   s.proc.kill(signal)
   await s.proc.exited
   return s.proc.exitCode
+}
+
+// A votelist.toml in `dir` for the real site under load: a free port on 127.0.0.1 (logged at
+// start), the database beside it, captcha off, and voter addresses read from X-Forwarded-For so
+// that a load generator can give every vote its own address. Returns the file's path.
+export function writeLoadConfig(dir: string, database = 'site.db'): string {
+  const path = join(dir, 'votelist.toml')
+  writeFileSync(path, `
+[http]
+host = "127.0.0.1"
+port = 0
+trust_proxy = true
+[database]
+path = "${database}"
+[votes]
+captcha = "off"
+[limits]
+vote_attempts_per_minute = 100
+`)
+  return path
+}
+
+// A port free on "::" (a dual-stack listener, which also accepts IPv4 on Linux), for tests whose
+// config must name the port before the site listens (site.ipv4_url / site.ipv6_url).
+export function freeDualStackPort(): number {
+  const probe = Bun.serve({ hostname: '::', port: 0, fetch: () => new Response() })
+  const port = probe.port!
+  probe.stop(true)
+  return port
 }

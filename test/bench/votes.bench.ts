@@ -3,13 +3,12 @@
 // limit, pseudo rules, interval checks by pseudo and address, the vote transaction with its
 // month counters), against a bare Bun.serve doing one SQLite insert per request. Both are
 // measured in the same run, alternating, each after a short warm-up; the figure is the ratio.
-import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config/load.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { createRuntime } from '../../src/runtime.ts'
 import { cleanupTemp, seedServer, tempDir } from '../helpers.ts'
-import { startServer, stopServer } from '../real-server.ts'
+import { startServer, stopServer, writeLoadConfig } from '../real-server.ts'
 import { fmt, report, wrk, type WrkResult } from './lib.ts'
 
 const ROUNDS = 3
@@ -18,19 +17,7 @@ const CONNECTIONS = 32
 const script = join(import.meta.dir, 'vote-post.lua')
 
 const dir = tempDir('votelist-bench-')
-const configPath = join(dir, 'votelist.toml')
-writeFileSync(configPath, `
-[http]
-host = "127.0.0.1"
-port = 0
-trust_proxy = true
-[database]
-path = "site.db"
-[votes]
-captcha = "off"
-[limits]
-vote_attempts_per_minute = 100
-`)
+const configPath = writeLoadConfig(dir)
 // Two listed servers per round, one to warm up on and one to measure: the vote interval is per
 // server, so every run votes with fresh pseudos and addresses and none is refused.
 const rt = createRuntime(loadConfig(configPath), { log: memoryLogger() })

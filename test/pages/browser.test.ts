@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { chromium, type Browser } from 'playwright-core'
 import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { freeDualStackPort } from '../real-server.ts'
 
 // The pages in a real browser (Debian's Chromium through playwright-core): the self-hosted
 // captcha widget solving the site's challenge, the dual-stack script fetching both tokens, the
@@ -15,16 +16,10 @@ afterAll(async () => {
   cleanupTemp()
 })
 
-function freePort(): number {
-  const probe = Bun.serve({ hostname: '::', port: 0, fetch: () => new Response() })
-  const port = probe.port!
-  probe.stop(true)
-  return port
-}
 
 describe('in a browser', () => {
   test('a player votes through the captcha widget; the vote records the IPv4 and IPv6 address', async () => {
-    const port = freePort()
+    const port = freeDualStackPort()
     const base = `http://localhost:${port}`
     const rt = testRuntime({
       site: { base_url: base, ipv4_url: `http://127.0.0.1:${port}`, ipv6_url: `http://[::1]:${port}` },

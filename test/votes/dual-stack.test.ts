@@ -1,20 +1,13 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { freeDualStackPort } from '../real-server.ts'
 
 afterAll(cleanupTemp)
 
-// A free port for a dual-stack listener ("::" also accepts IPv4 on Linux), known before the
-// config is written because site.ipv4_url / site.ipv6_url name it.
-function freePort(): number {
-  const probe = Bun.serve({ hostname: '::', port: 0, fetch: () => new Response() })
-  const port = probe.port!
-  probe.stop(true)
-  return port
-}
 
 describe('dual-stack capture on a real listener (127.0.0.1 and ::1)', () => {
   test('the vote records the IPv4 and the IPv6 address; tokens are checked for signature, expiry and family', async () => {
-    const port = freePort()
+    const port = freeDualStackPort()
     const base = `http://localhost:${port}`
     const v4 = `http://127.0.0.1:${port}`
     const v6 = `http://[::1]:${port}`

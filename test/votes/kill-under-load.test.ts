@@ -1,12 +1,11 @@
 import { afterAll, expect, test } from 'bun:test'
-import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config/load.ts'
 import { openDatabase } from '../../src/db/open.ts'
 import { createRuntime } from '../../src/runtime.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { cleanupTemp, seedServer, tempDir } from '../helpers.ts'
-import { startServer, stopServer } from '../real-server.ts'
+import { startServer, stopServer, writeLoadConfig } from '../real-server.ts'
 
 afterAll(cleanupTemp)
 
@@ -15,22 +14,9 @@ afterAll(cleanupTemp)
 // every vote that got a 201 must be in the database, with its queued deliveries (the outbox).
 test('kill -9 under load: every acknowledged vote survives with its queued deliveries', async () => {
   const dir = tempDir()
-  const configPath = join(dir, 'votelist.toml')
-  // Port 0: a free port, logged at start. Addresses come from X-Forwarded-For so that every
-  // vote has its own voter address. Channel targets are loopback with private targets refused:
-  // whatever handles deliveries, nothing leaves the machine.
-  writeFileSync(configPath, `
-[http]
-host = "127.0.0.1"
-port = 0
-trust_proxy = true
-[database]
-path = "votes.db"
-[votes]
-captcha = "off"
-[limits]
-vote_attempts_per_minute = 100
-`)
+  // Channel targets are loopback with private targets refused: whatever handles deliveries,
+  // nothing leaves the machine.
+  const configPath = writeLoadConfig(dir, 'votes.db')
   const rt = createRuntime(loadConfig(configPath), { log: memoryLogger() })
   const { server } = await seedServer(rt, { name: 'Crash Test' })
   const now = Date.now()
