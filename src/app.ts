@@ -1,5 +1,10 @@
 import { Elysia } from 'elysia'
+import { accountRoutes } from './accounts/routes.ts'
 import { captchaRoutes } from './captcha/routes.ts'
+import { channelRoutes } from './channels/routes.ts'
+import { deliveryRoutes } from './deliveries/routes.ts'
+import { keyRoutes } from './keys/routes.ts'
+import { serverRoutes } from './servers/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
@@ -14,6 +19,11 @@ export async function createApp(rt: Runtime) {
     .use(errorHandler(rt.log))
     .use(await assetRoutes())
     .use(healthRoutes())
+    .use(accountRoutes(rt))
+    .use(serverRoutes(rt))
+    .use(keyRoutes(rt))
+    .use(channelRoutes(rt))
+    .use(deliveryRoutes(rt))
     .use(pageRoutes(rt))
     .use(voteRoutes(rt))
     .use(captchaRoutes(rt))

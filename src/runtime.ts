@@ -1,11 +1,14 @@
 import type { Database } from 'bun:sqlite'
+import { HashGate } from './accounts/hash-gate.ts'
 import { sessionsRepo, settingsRepo, usersRepo } from './accounts/repo.ts'
+import { FAILED_LOGIN_WINDOW_MS } from './accounts/service.ts'
 import { captchaRepo } from './captcha/repo.ts'
 import { channelsRepo } from './channels/repo.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config/load.ts'
 import { migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
+import { createDeliveryGate } from './deliveries/gate.ts'
 import { deliveriesRepo } from './deliveries/repo.ts'
 import { createJobQueue } from './jobs/queue.ts'
 import { createScheduler } from './jobs/scheduler.ts'
@@ -34,8 +37,11 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
     limits: {
       keyed: new SlidingWindowLimiter(config.limits.keyed_per_minute),
       public: new SlidingWindowLimiter(config.limits.public_per_minute),
+      login: new SlidingWindowLimiter(config.accounts.login_attempts_per_minute),
+      failedLogins: new SlidingWindowLimiter(config.accounts.failed_logins_per_account, FAILED_LOGIN_WINDOW_MS),
       votes: new SlidingWindowLimiter(config.limits.vote_attempts_per_minute),
     },
+    hashGate: new HashGate(config.accounts.hash_concurrency),
     users: usersRepo(db),
     sessions: sessionsRepo(db),
     servers: serversRepo(db),
@@ -44,6 +50,11 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
     deliveries: deliveriesRepo(db),
     channels: channelsRepo(db),
     ranking: rankingRepo(db),
+    // Bounds delivery attempts in flight; a job parked for a busy target is woken through the queue.
+    deliveryGate: createDeliveryGate(
+      { total: config.deliveries.concurrency, perTarget: config.deliveries.per_target_concurrency },
+      (jobId) => queue.hasten(jobId),
+    ),
     captcha: captchaRepo(db),
     pages: pagesRepo(db),
   }

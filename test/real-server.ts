@@ -73,11 +73,19 @@ vote_attempts_per_minute = 100
   return path
 }
 
-// A port free on "::" (a dual-stack listener, which also accepts IPv4 on Linux), for tests whose
-// config must name the port before the site listens (site.ipv4_url / site.ipv6_url).
-export function freeDualStackPort(): number {
-  const probe = Bun.serve({ hostname: '::', port: 0, fetch: () => new Response() })
-  const port = probe.port!
-  probe.stop(true)
-  return port
+// Runs `start(port)` with a port that was free on "::" (a dual-stack listener, which also accepts
+// IPv4 on Linux), for tests whose config must name the port before the site listens
+// (site.ipv4_url / site.ipv6_url). Another process may take the port between the probe and
+// `start` listening on it: then it tries again with another one.
+export async function onFreeDualStackPort<T>(start: (port: number) => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    const probe = Bun.serve({ hostname: '::', port: 0, fetch: () => new Response() })
+    const port = probe.port!
+    probe.stop(true)
+    try {
+      return await start(port)
+    } catch (e) {
+      if (i >= tries || (e as { code?: string }).code !== 'EADDRINUSE') throw e
+    }
+  }
 }

@@ -20,6 +20,8 @@ export function usersRepo(db: Database) {
   const byId = db.prepare(`SELECT ${cols} FROM user WHERE id = ?`)
   const count = db.prepare('SELECT count(*) AS n FROM user')
   const list = db.prepare(`SELECT ${cols} FROM user ORDER BY created_at, id`)
+  const listCounted = db.prepare(`SELECT ${cols}, (SELECT count(*) FROM server s WHERE s.owner_id = user.id) AS servers
+    FROM user ORDER BY created_at, id`)
   return {
     insert(u: UserWithHash) {
       insert.run(u.id, u.email, u.email.toLowerCase(), u.passwordHash, u.isAdmin ? 1 : 0, u.createdAt)
@@ -28,6 +30,8 @@ export function usersRepo(db: Database) {
     byId: (id: string) => toUser(byId.get(id) as Row | null),
     count: () => (count.get() as { n: number }).n,
     list: () => (list.all() as Row[]).map((r) => toUser(r)!),
+    // Without the password hashes: for the admin's list of accounts.
+    listWithServerCounts: () => (listCounted.all() as (Row & { servers: number })[]).map((r) => ({ ...publicUser(toUser(r)!), servers: r.servers })),
   }
 }
 export type UsersRepo = ReturnType<typeof usersRepo>

@@ -1,8 +1,11 @@
 import type { Database } from 'bun:sqlite'
 import type { Clock } from '../clock.ts'
 import { writeTx } from '../db/open.ts'
-import { conflict, invalidParameter } from '../http/errors.ts'
+import type { Config } from '../config/load.ts'
+import { ApiError, conflict, forbidden, invalidParameter, unauthenticated } from '../http/errors.ts'
+import type { SlidingWindowLimiter } from '../http/rate-limit.ts'
 import { newId } from '../ids.ts'
+import type { HashGate } from './hash-gate.ts'
 import { publicUser, type User, type UsersRepo } from './repo.ts'
 
 // Deliberately loose: one @, no spaces, a dot in the domain. Deliverability is not our business.
@@ -24,16 +27,72 @@ export interface NewUser {
   admin?: boolean
 }
 
+export interface CreateUserOptions {
+  // Bounds concurrent hash computations (the HTTP routes); the command line hashes directly.
+  gate?: HashGate
+  // Sign-up closed: only the very first account (the admin) may still be created.
+  firstOnly?: boolean
+}
+
+const registrationClosed = () => forbidden('registration is closed on this site; an administrator can create your account')
+
+const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: 'argon2id' })
+
 // The first account ever created is the admin, whatever was asked.
-export async function createUser(db: Database, users: UsersRepo, clock: Clock, input: NewUser): Promise<User> {
+export async function createUser(db: Database, users: UsersRepo, clock: Clock, input: NewUser, opts: CreateUserOptions = {}): Promise<User> {
   const email = checkEmail(input.email)
   checkPassword(input.password)
-  if (users.byEmail(email)) throw conflict('this e-mail address is already registered')
-  const passwordHash = await Bun.password.hash(input.password, { algorithm: 'argon2id' })
-  return writeTx(db, () => {
+  // Checked before hashing (cheap refusals) and again inside the transaction (races).
+  const check = () => {
+    if (opts.firstOnly && users.count() > 0) throw registrationClosed()
     if (users.byEmail(email)) throw conflict('this e-mail address is already registered')
+  }
+  check()
+  const passwordHash = await (opts.gate ? opts.gate.run(() => hashPassword(input.password)) : hashPassword(input.password))
+  return writeTx(db, () => {
+    check()
     const user = { id: newId(), email, passwordHash, isAdmin: input.admin === true || users.count() === 0, createdAt: clock.now() }
     users.insert(user)
     return publicUser(user)
   })
+}
+
+export interface LoginDeps {
+  db: Database
+  users: UsersRepo
+  clock: Clock
+  config: Config
+  hashGate: HashGate
+  limits: { failedLogins: SlidingWindowLimiter }
+}
+
+export const FAILED_LOGIN_WINDOW_MS = 15 * 60_000
+
+export const registerUser = (deps: LoginDeps, input: { email: string; password: string }) =>
+  createUser(deps.db, deps.users, deps.clock, input, { gate: deps.hashGate, firstOnly: !deps.config.accounts.open_registration })
+
+// Unknown e-mail addresses are verified against this hash too, so that the answer time does not
+// tell which addresses have an account.
+let dummyHash: Promise<string> | null = null
+
+// The account behind these credentials. Failed attempts count per account (whatever the client
+// address, so a botnet cannot spread a guessing attack); past the limit the account refuses
+// logins with 429 before any hash is spent, until the oldest failure leaves the window.
+export async function logIn(deps: LoginDeps, email: string, password: string): Promise<User> {
+  const key = email.trim().toLowerCase()
+  const lock = deps.limits.failedLogins.peek(key, deps.clock.now())
+  if (!lock.allowed) {
+    throw new ApiError(429, 'RATE_LIMITED', `too many failed logins for this account; retry in ${lock.retryAfterSeconds} s`, {},
+      { 'Retry-After': String(lock.retryAfterSeconds) })
+  }
+  const user = deps.users.byEmail(key)
+  const valid = await deps.hashGate.run(async () => {
+    const hash = user?.passwordHash ?? (await (dummyHash ??= hashPassword(crypto.randomUUID())))
+    return Bun.password.verify(password, hash)
+  })
+  if (!user || !valid) {
+    deps.limits.failedLogins.hit(key, deps.clock.now())
+    throw unauthenticated('wrong e-mail address or password')
+  }
+  return publicUser(user)
 }

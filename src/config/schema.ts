@@ -140,6 +140,11 @@ export const configSchema = {
   },
   deliveries: {
     retry_delays: durations(['1m', '5m', '15m', '30m', '1h', '2h', '5h'], 'Delays before each retry of a failed Votifier or webhook delivery, after the first attempt.'),
+    votifier_connect_timeout: duration('5s', 'Longest wait for the TCP connection to a Votifier listener.'),
+    votifier_read_timeout: duration('5s', 'Longest wait for the Votifier greeting, and again for the v2 answer after the vote is sent.'),
+    webhook_timeout: duration('10s', 'Longest wait for a webhook receiver\'s answer (connection included); a later answer counts as a failure.'),
+    concurrency: int(32, 'Delivery attempts in flight at once, over every server (the job queue itself runs at most 32 jobs at once).', 1, 32),
+    per_target_concurrency: int(4, 'Delivery attempts in flight at once to one target (Votifier host:port, or webhook origin), so one slow server never holds every slot.', 1, 1000),
   },
   network: {
     allow_private_targets: bool(false, 'Allow webhook, Votifier and ping targets on loopback, private, link-local, CGNAT, multicast or unspecified addresses.'),
@@ -151,6 +156,9 @@ export const configSchema = {
   },
   accounts: {
     open_registration: bool(true, 'Let anyone sign up as a server owner. The first account (the admin) can always be created.'),
+    login_attempts_per_minute: int(10, 'Login and sign-up attempts a minute per client address (IPv6: per /64); more get 429.', 1, 10_000),
+    failed_logins_per_account: int(10, 'Failed logins per account in 15 minutes; past it, logins to that account get 429 until the oldest failure is 15 minutes old.', 1, 10_000),
+    hash_concurrency: int(4, 'Password hashes (argon2id, ~64 MiB each) computed at once; up to 8× as many requests wait, more get 429.', 1, 256),
   },
   servers: {
     modes: strings(DEFAULT_MODES, 'Game modes a server can list and the public filters offer.', /^[a-z0-9-]{1,32}$/, 'must be 1–32 of a-z, 0-9 and "-"'),

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import { ipKey } from '../net/ip.ts'
 
 interface SocketInfo {
   requestIP(request: Request): { address: string } | null
@@ -14,4 +15,11 @@ export function clientAddress(request: Request, server: SocketInfo | null | unde
     if (last && isIP(last)) return last
   }
   return server?.requestIP(request)?.address ?? null
+}
+
+// The key a per-client rate limit counts under: the address (an IPv6 client per /64, so rotating
+// addresses inside one subscriber prefix does not multiply the quota), or "unknown".
+export function clientKey(request: Request, server: SocketInfo | null | undefined, trustProxy: boolean): string {
+  const address = clientAddress(request, server, trustProxy)
+  return (address && ipKey(address)) ?? 'unknown'
 }

@@ -25,17 +25,23 @@ export class SlidingWindowLimiter {
 
   constructor(readonly limit: number, readonly windowMs = 60_000) {}
 
-  hit(key: string, now: number): RateDecision {
+  // The decision hit() would make, without counting anything (e.g. "is this account locked?"
+  // before spending a password hash on it).
+  peek(key: string, now: number): RateDecision {
+    return this.hit(key, now, false)
+  }
+
+  hit(key: string, now: number, count = true): RateDecision {
     let ring = this.rings.get(key)
     if (!ring) {
       ring = { times: new Float64Array(this.limit), head: 0, size: 0 }
-      this.rings.set(key, ring)
+      if (count) this.rings.set(key, ring)
     }
     const at = (i: number) => ring.times[(ring.head + i) % this.limit]
     const cutoff = now - this.windowMs
     const full = ring.size === this.limit
     const allowed = !full || at(0) <= cutoff
-    if (allowed) {
+    if (allowed && count) {
       if (full) {
         ring.times[ring.head] = now
         ring.head = (ring.head + 1) % this.limit

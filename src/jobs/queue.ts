@@ -30,6 +30,7 @@ export interface JobQueue {
   handle<P>(kind: string, handler: JobHandler<P>): void
   drain(): Promise<number>
   notify(): void
+  hasten(id: number): boolean
   onEnqueue(fn: () => void): void
   releaseLeases(): number
   pending(): { total: number; due: number; leased: number }
@@ -50,11 +51,12 @@ export function createJobQueue(db: Database, clock: Clock, log: Logger, opts: Qu
     UPDATE job SET lease_until = ?1, attempts = attempts + 1
      WHERE id IN (SELECT id FROM job
                    WHERE run_at <= ?2 AND (lease_until IS NULL OR lease_until <= ?2)
-                     AND kind IN (SELECT value FROM json_each(?3))
+                     AND +kind IN (SELECT value FROM json_each(?3))
                    ORDER BY run_at, id LIMIT ?4)
     RETURNING id, kind, payload, run_at AS runAt, attempts, last_error AS lastError`)
   const remove = db.prepare('DELETE FROM job WHERE id = ?')
   const reschedule = db.prepare('UPDATE job SET run_at = ?, lease_until = NULL, last_error = ? WHERE id = ?')
+  const hastenJob = db.prepare('UPDATE job SET run_at = ?1 WHERE id = ?2 AND run_at > ?1 AND lease_until IS NULL')
   const release = db.prepare('UPDATE job SET lease_until = NULL WHERE lease_until IS NOT NULL')
   const counts = db.prepare(`SELECT count(*) AS total,
       coalesce(sum(run_at <= ?1 AND (lease_until IS NULL OR lease_until <= ?1)), 0) AS due,
@@ -107,6 +109,13 @@ export function createJobQueue(db: Database, clock: Clock, log: Logger, opts: Qu
       }
     },
     notify: () => wakeDrain?.(),
+    // Makes a waiting job due now (a job parked until a resource frees up). False when the job is
+    // gone, running, or already due.
+    hasten(id) {
+      if (hastenJob.run(clock.now(), id).changes === 0) return false
+      queueMicrotask(() => { wakeDrain?.(); enqueued() })
+      return true
+    },
     onEnqueue(fn) { enqueued = fn },
     // At start-up of the only process using the database, every lease belongs to a process that
     // is gone: those jobs were interrupted and must run again.

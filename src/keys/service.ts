@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts'
-import { invalidParameter } from '../http/errors.ts'
+import { invalidParameter, notFound } from '../http/errors.ts'
 import { newId, randomSecret, sha256Hex } from '../ids.ts'
 import type { KeysRepo } from './repo.ts'
 
@@ -22,3 +22,9 @@ export function createKey(keys: KeysRepo, clock: Clock, serverId: string, name =
 }
 
 export const hashKey = (key: string) => sha256Hex(key)
+
+// Revoked keys stop working at once; the row stays so a revoked key is never mistaken for unknown
+// in the logs, but it is no longer listed.
+export function revokeKey(keys: KeysRepo, clock: Clock, serverId: string, id: string): void {
+  if (!keys.revoke(id, serverId, clock.now())) throw notFound(`no active API key with the id "${id}" on this server`)
+}

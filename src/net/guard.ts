@@ -2,7 +2,12 @@ import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { isPrivateAddress } from './ip.ts'
 
-export class TargetRefused extends Error {}
+// `reason` tells a name that does not resolve from an address that is refused.
+export class TargetRefused extends Error {
+  constructor(message: string, readonly reason: 'unresolved' | 'private') {
+    super(message)
+  }
+}
 
 export interface ResolvedTarget {
   host: string
@@ -10,7 +15,7 @@ export interface ResolvedTarget {
   family: 4 | 6
 }
 
-type Lookup = (host: string) => Promise<{ address: string; family: number }[]>
+export type Lookup = (host: string) => Promise<{ address: string; family: number }[]>
 const systemLookup: Lookup = (host) => lookup(host, { all: true, verbatim: true })
 
 // Resolves an owner-supplied host once and returns the address to connect to, so the address
@@ -25,13 +30,13 @@ export async function resolveTarget(host: string, allowPrivate: boolean, resolve
     try {
       addresses = await resolve(bare)
     } catch {
-      throw new TargetRefused(`${host} could not be resolved`)
+      throw new TargetRefused(`${host} could not be resolved`, 'unresolved')
     }
-    if (!addresses.length) throw new TargetRefused(`${host} could not be resolved`)
+    if (!addresses.length) throw new TargetRefused(`${host} could not be resolved`, 'unresolved')
   }
   if (!allowPrivate) {
     const bad = addresses.find((a) => isPrivateAddress(a.address))
-    if (bad) throw new TargetRefused(`${host} resolves to ${bad.address}, a private or reserved address`)
+    if (bad) throw new TargetRefused(`${host} resolves to ${bad.address}, a private or reserved address`, 'private')
   }
   const first = addresses[0]
   return { host: bare, address: first.address, family: first.family === 6 ? 6 : 4 }

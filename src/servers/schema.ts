@@ -23,8 +23,10 @@ export const ServerCreate = t.Object({
 export type ServerCreate = typeof ServerCreate.static
 
 // The slug is stable once created, so it cannot be changed; port null returns to the default.
+// hidden is for administrators only (hiding a server takes it out of the ranking and pages).
 export const ServerPatch = t.Object({
-  name: t.Optional(f.name), host: t.Optional(f.host), port: t.Optional(t.Union([f.port, t.Null()])), edition: t.Optional(f.edition),
-  modes: t.Optional(f.modes), version: t.Optional(f.version), description: t.Optional(f.description), website: t.Optional(f.website),
+  name: t.Optional(f.name), host: t.Optional(f.host), port: t.Optional(t.Union([f.port, t.Null()], { error: 'port must be an integer from 1 to 65535, or null for the default' })),
+  edition: t.Optional(f.edition), modes: t.Optional(f.modes), version: t.Optional(f.version), description: t.Optional(f.description),
+  website: t.Optional(f.website), hidden: t.Optional(t.Boolean({ error: 'hidden must be true or false' })),
 }, { additionalProperties: false })
 export type ServerPatch = typeof ServerPatch.static

@@ -32,6 +32,12 @@ export function checkHost(host: string, allowPrivate: boolean): string {
   return h
 }
 
+export function checkName(name: string): string {
+  const n = name.trim()
+  if (n === '') throw invalidParameter('name must be 1 to 64 characters long')
+  return n
+}
+
 export function checkWebsite(website: string): string {
   const w = website.trim()
   if (w === '') return w
@@ -68,6 +74,7 @@ function uniqueSlug(servers: ServersRepo, name: string): string {
 export function createServer(deps: ServersDeps, ownerId: string, input: ServerCreate): Server {
   assertValid(ServerCreate, input)
   const { config } = deps
+  const name = checkName(input.name)
   const host = checkHost(input.host, config.network.allow_private_targets)
   const website = checkWebsite(input.website ?? '')
   const modes = checkModes(input.modes ?? [], config.servers.modes)
@@ -78,19 +85,20 @@ export function createServer(deps: ServersDeps, ownerId: string, input: ServerCr
     if (input.slug !== undefined && deps.servers.slugExists(input.slug)) throw conflict(`the slug "${input.slug}" is taken`)
     const now = deps.clock.now()
     return deps.servers.insert({
-      id: newId(), ownerId, slug: input.slug ?? uniqueSlug(deps.servers, input.name), name: input.name.trim(), host,
+      id: newId(), ownerId, slug: input.slug ?? uniqueSlug(deps.servers, name), name, host,
       port: input.port ?? null, edition: input.edition ?? 'java', modes, version: (input.version ?? '').trim(),
       description: (input.description ?? '').trim(), website, hidden: false, createdAt: now, updatedAt: now,
     })
   })
 }
 
-export function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch): Server {
+export function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch, actor: { isAdmin: boolean } = { isAdmin: false }): Server {
   assertValid(ServerPatch, patch)
+  if (patch.hidden !== undefined && !actor.isAdmin) throw forbidden('only an administrator can hide or show a server')
   const { config } = deps
   const next: Server = {
     ...server,
-    ...(patch.name !== undefined && { name: patch.name.trim() }),
+    ...(patch.name !== undefined && { name: checkName(patch.name) }),
     ...(patch.host !== undefined && { host: checkHost(patch.host, config.network.allow_private_targets) }),
     ...(patch.port !== undefined && { port: patch.port }),
     ...(patch.edition !== undefined && { edition: patch.edition }),
@@ -98,10 +106,17 @@ export function updateServer(deps: ServersDeps, server: Server, patch: ServerPat
     ...(patch.version !== undefined && { version: patch.version.trim() }),
     ...(patch.description !== undefined && { description: patch.description.trim() }),
     ...(patch.website !== undefined && { website: checkWebsite(patch.website) }),
+    ...(patch.hidden !== undefined && { hidden: patch.hidden }),
     updatedAt: deps.clock.now(),
   }
   writeTx(deps.db, () => deps.servers.update(next))
   return next
+}
+
+// Removes the server with everything that hangs on it (votes, keys, channels, deliveries,
+// statistics: the schema cascades).
+export function deleteServer(deps: ServersDeps, server: Server): void {
+  writeTx(deps.db, () => { deps.servers.remove(server.id) })
 }
 
 // The server named by `slug`, if the user may manage it: its owner, or an admin.

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { clientAddress } from '../http/client-ip.ts'
+import { clientAddress, clientKey } from '../http/client-ip.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
 import { publicRateLimit } from '../http/public-limit.ts'
 import { enforceRateLimit } from '../http/rate-limit.ts'
@@ -77,7 +77,7 @@ export function voteRoutes(rt: Runtime) {
         target = listedServer(rt.servers, params.slug)
         checkVoteOrigin(request, rt.config)
         const address = clientAddress(request, bun, rt.config.http.trust_proxy)
-        const limitHeaders = enforceRateLimit(rt.limits.votes, (address && ipKey(address)) ?? 'unknown', rt.clock.now())
+        const limitHeaders = enforceRateLimit(rt.limits.votes, clientKey(request, bun, rt.config.http.trust_proxy), rt.clock.now())
         const { vote, nextVoteAt } = await castVote(rt, commit, target, form, address)
         if (json) {
           set.status = 201

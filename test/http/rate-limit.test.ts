@@ -68,3 +68,17 @@ describe('public rate limit macro', () => {
     cleanupTemp()
   })
 })
+
+describe('peek', () => {
+  test('tells what a hit would decide without counting, and keeps nothing for unknown keys', () => {
+    const l = new SlidingWindowLimiter(2, 60_000)
+    expect(l.peek('k', 0)).toMatchObject({ allowed: true, remaining: 2 })
+    expect(l.sweep(0)).toBe(0)
+    l.hit('k', 0)
+    l.hit('k', 1000)
+    expect(l.peek('k', 2000)).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 58 })
+    expect(l.peek('k', 2000)).toMatchObject({ allowed: false, remaining: 0 })
+    expect(l.peek('k', 60_000)).toMatchObject({ allowed: true, remaining: 1 })
+    expect(l.hit('k', 60_000)).toMatchObject({ allowed: true, remaining: 0 })
+  })
+})

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { chromium, type Browser } from 'playwright-core'
 import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
-import { freeDualStackPort } from '../real-server.ts'
+import { onFreeDualStackPort } from '../real-server.ts'
 
 // The pages in a real browser (Debian's Chromium through playwright-core): the self-hosted
 // captcha widget solving the site's challenge, the dual-stack script fetching both tokens, the
@@ -19,14 +19,15 @@ afterAll(async () => {
 
 describe('in a browser', () => {
   test('a player votes through the captcha widget; the vote records the IPv4 and IPv6 address', async () => {
-    const port = freeDualStackPort()
+    const { port, rt, app } = await onFreeDualStackPort(async (port) => {
+      const rt = testRuntime({
+        site: { base_url: `http://localhost:${port}`, ipv4_url: `http://127.0.0.1:${port}`, ipv6_url: `http://[::1]:${port}` },
+        votes: { captcha: 'pow', captcha_difficulty: 50 },
+      }, Date.now())
+      return { port, rt, app: (await testApp(rt)).listen({ hostname: '::', port }) }
+    })
     const base = `http://localhost:${port}`
-    const rt = testRuntime({
-      site: { base_url: base, ipv4_url: `http://127.0.0.1:${port}`, ipv6_url: `http://[::1]:${port}` },
-      votes: { captcha: 'pow', captcha_difficulty: 50 },
-    }, Date.now())
     const { server } = await seedServer(rt, { name: 'Emerald Valley' })
-    const app = (await testApp(rt)).listen({ hostname: '::', port })
     const page = await browser.newPage()
     try {
       await page.goto(`${base}/serveur/${server.slug}/voter?pseudo=Steve`)

@@ -1,20 +1,22 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
-import { freeDualStackPort } from '../real-server.ts'
+import { onFreeDualStackPort } from '../real-server.ts'
 
 afterAll(cleanupTemp)
 
 
 describe('dual-stack capture on a real listener (127.0.0.1 and ::1)', () => {
   test('the vote records the IPv4 and the IPv6 address; tokens are checked for signature, expiry and family', async () => {
-    const port = freeDualStackPort()
+    const { port, rt, app } = await onFreeDualStackPort(async (port) => {
+      const site = { base_url: `http://localhost:${port}`, ipv4_url: `http://127.0.0.1:${port}`, ipv6_url: `http://[::1]:${port}` }
+      const rt = testRuntime({ site })
+      return { port, rt, app: (await testApp(rt)).listen({ hostname: '::', port }) }
+    })
     const base = `http://localhost:${port}`
     const v4 = `http://127.0.0.1:${port}`
     const v6 = `http://[::1]:${port}`
-    const rt = testRuntime({ site: { base_url: base, ipv4_url: v4, ipv6_url: v6 } })
     const { server } = await seedServer(rt, { name: 'Emerald Valley' })
     const other = (await seedServer(rt, { name: 'Other Place' })).server
-    const app = (await testApp(rt)).listen({ hostname: '::', port })
     try {
       // The vote page hands both single-family URLs to its script.
       const page = await (await call(app, 'GET', `/serveur/${server.slug}/voter`)).text()

@@ -1,0 +1,16 @@
+import { t } from 'elysia'
+import { Iso, iso } from '../http/timestamps.ts'
+import type { User } from './repo.ts'
+
+// Bodies and answers of the account routes. The service re-checks e-mail and password rules
+// (the command line shares them); these bounds keep absurd inputs from reaching a hash.
+export const Credentials = t.Object({
+  email: t.String({ maxLength: 254, error: 'email is required: an e-mail address of at most 254 characters', examples: ['owner@example.com'] }),
+  password: t.String({ maxLength: 256, error: 'password is required: a string of at most 256 characters', examples: ['correct horse battery staple'] }),
+})
+
+export const UserJson = t.Object({ id: t.String(), email: t.String(), isAdmin: t.Boolean(), createdAt: Iso })
+export const userJson = (u: User) => ({ id: u.id, email: u.email, isAdmin: u.isAdmin, createdAt: iso(u.createdAt) })
+
+export const UserAnswer = t.Object({ ok: t.Literal(true), user: UserJson })
+export const Ok = t.Object({ ok: t.Literal(true) })

@@ -1,0 +1,36 @@
+import { t } from 'elysia'
+
+// Bodies and answers of the webhook and Votifier settings routes.
+
+export const WebhookPut = t.Object({
+  url: t.String({ minLength: 1, maxLength: 2000, error: 'url must be an https:// URL of at most 2000 characters', examples: ['https://example.com/votelist-hook'] }),
+})
+export type WebhookPut = typeof WebhookPut.static
+
+export const WebhookJson = t.Object({
+  url: t.String(),
+  secret: t.String({ description: 'whsec_… — the HMAC-SHA256 key of X-TSM-Signature (its UTF-8 bytes)' }),
+})
+
+// A pasted v2 token goes into the listener's YAML as a plain scalar: keep it to characters that
+// need no quoting there, and long enough to be a secret.
+export const TOKEN = /^[A-Za-z0-9_.+\/=-]{16,128}$/
+
+export const VotifierPut = t.Object({
+  host: t.String({ minLength: 1, maxLength: 253, error: 'host must be a hostname or an IP address', examples: ['play.example.com'] }),
+  port: t.Optional(t.Integer({ minimum: 1, maximum: 65535, error: 'port must be an integer from 1 to 65535', examples: [8192] })),
+  protocol: t.Union([t.Literal('v1'), t.Literal('v2')], { error: 'protocol must be "v1" or "v2"' }),
+  publicKey: t.Optional(t.String({ maxLength: 10_000, error: 'publicKey must be the contents of the listener\'s rsa/public.key' })),
+  token: t.Optional(t.String({ pattern: TOKEN.source, error: 'token must be 16 to 128 of A-Z, a-z, 0-9 and _ . + / = -' })),
+  newToken: t.Optional(t.Boolean({ error: 'newToken must be true or false' })),
+})
+export type VotifierPut = typeof VotifierPut.static
+
+export const VotifierJson = t.Object({
+  host: t.String(),
+  port: t.Integer(),
+  protocol: t.Union([t.Literal('v1'), t.Literal('v2')]),
+  publicKey: t.Optional(t.String({ description: 'v1: the listener\'s public key, base64 X.509' })),
+  token: t.Optional(t.String({ description: 'v2: the token shared with the listener' })),
+  configLine: t.Optional(t.String({ description: 'v2: the exact line to paste under `tokens:` in the listener\'s config' })),
+})

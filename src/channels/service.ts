@@ -1,0 +1,128 @@
+import type { Database } from 'bun:sqlite'
+import type { Clock } from '../clock.ts'
+import type { Config } from '../config/load.ts'
+import { writeTx } from '../db/open.ts'
+import { invalidParameter, notFound } from '../http/errors.ts'
+import { randomSecret } from '../ids.ts'
+import { resolveTarget, TargetRefused } from '../net/guard.ts'
+import { parseVotifierPublicKey } from '../push/public-key.ts'
+import type { ServersRepo } from '../servers/repo.ts'
+import { checkHost } from '../servers/service.ts'
+import type { ChannelsRepo, VotifierSettings, WebhookSettings } from './repo.ts'
+import type { VotifierPut } from './schema.ts'
+
+export interface ChannelsDeps {
+  db: Database
+  channels: ChannelsRepo
+  servers: ServersRepo
+  clock: Clock
+  config: Config
+  // Name resolution for the save-time target check; tests inject one.
+  lookup?: (host: string) => Promise<{ address: string; family: number }[]>
+}
+
+export const VOTIFIER_DEFAULT_PORT = 8192
+
+// whsec_ + 43 base64url characters = 256 random bits (the contract's minimum).
+export const newWebhookSecret = () => `whsec_${randomSecret(32)}`
+
+// 32 characters of 0-9a-v (base32, as NuVotifier's own generated tokens) = 160 random bits.
+export function newVotifierToken(): string {
+  const alphabet = '0123456789abcdefghijklmnopqrstuv'
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => alphabet[b & 31]).join('')
+}
+
+// Save-time half of the contract's target rule (the push code checks again at connect time):
+// the host must resolve, and not to a private address unless network.allow_private_targets.
+async function checkTarget(deps: ChannelsDeps, field: string, host: string): Promise<void> {
+  try {
+    await resolveTarget(host, deps.config.network.allow_private_targets, deps.lookup)
+  } catch (e) {
+    if (e instanceof TargetRefused) throw invalidParameter(`${field} refused: ${e.message}`)
+    throw e
+  }
+}
+
+// https only; plain http only where private targets are allowed (a local or test install),
+// since the payload would otherwise cross the internet readable and replayable.
+export async function checkWebhookUrl(deps: ChannelsDeps, text: string): Promise<string> {
+  let url: URL
+  try {
+    url = new URL(text.trim())
+  } catch {
+    throw invalidParameter('url must be an absolute https:// URL')
+  }
+  if (url.protocol === 'http:' && !deps.config.network.allow_private_targets) {
+    throw invalidParameter('url must use https:// (http:// is accepted only with network.allow_private_targets = true)')
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter('url must be an https:// URL')
+  if (url.username || url.password) throw invalidParameter('url must not contain a user name or password')
+  if (url.hash) throw invalidParameter('url must not contain a #fragment')
+  await checkTarget(deps, 'url', url.hostname)
+  return url.href
+}
+
+// The target checks await name resolution, so the write re-reads the server: it may have been
+// deleted meanwhile.
+function write<T>(deps: ChannelsDeps, serverId: string, fn: () => T): T {
+  return writeTx(deps.db, () => {
+    if (!deps.servers.byId(serverId)) throw notFound('this server no longer exists')
+    return fn()
+  })
+}
+
+// Sets the webhook URL. The secret is generated on the first save and kept when only the URL
+// changes, so a receiver keeps verifying across a move.
+export async function saveWebhook(deps: ChannelsDeps, serverId: string, url: string): Promise<WebhookSettings> {
+  const checked = await checkWebhookUrl(deps, url)
+  return write(deps, serverId, () => {
+    const secret = deps.channels.webhook(serverId)?.secret ?? newWebhookSecret()
+    deps.channels.putWebhook(serverId, checked, secret, deps.clock.now())
+    return deps.channels.webhook(serverId)!
+  })
+}
+
+export function rotateWebhookSecret(deps: ChannelsDeps, serverId: string): WebhookSettings {
+  return write(deps, serverId, () => {
+    const current = deps.channels.webhook(serverId)
+    if (!current) throw notFound('no webhook is set for this server; PUT one first')
+    deps.channels.putWebhook(serverId, current.url, newWebhookSecret(), deps.clock.now())
+    return deps.channels.webhook(serverId)!
+  })
+}
+
+// The protocol's credential, checked before anything is resolved or written.
+function checkVotifierCredential(input: VotifierPut): string | null {
+  if (input.protocol === 'v1') {
+    if (input.token !== undefined || input.newToken) throw invalidParameter('token and newToken are for protocol v2; v1 uses publicKey')
+    if (input.publicKey === undefined) throw invalidParameter('publicKey is required for protocol v1: paste the listener\'s rsa/public.key')
+    return parseVotifierPublicKey(input.publicKey)
+  }
+  if (input.publicKey !== undefined) throw invalidParameter('publicKey is for protocol v1; v2 uses a token')
+  if (input.token !== undefined && input.newToken) throw invalidParameter('give either token or newToken, not both')
+  return null
+}
+
+// Sets the Votifier target. v1: the pasted 2048-bit public key; v2: the pasted token, or the one
+// already stored (the listener holds it), or a new one generated here when there is none or the
+// owner asks (newToken).
+export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: VotifierPut): Promise<VotifierSettings> {
+  const host = checkHost(input.host, true) // syntax only: the resolved target is checked next
+  const publicKey = checkVotifierCredential(input)
+  await checkTarget(deps, 'host', host)
+  return write(deps, serverId, () => {
+    const current = deps.channels.votifier(serverId)
+    const kept = !input.newToken && current?.protocol === 'v2' ? current.token : null
+    const token = input.protocol === 'v2' ? (input.token ?? kept ?? newVotifierToken()) : null
+    deps.channels.putVotifier({ serverId, host, port: input.port ?? VOTIFIER_DEFAULT_PORT, protocol: input.protocol, publicKey, token }, deps.clock.now())
+    return deps.channels.votifier(serverId)!
+  })
+}
+
+export const webhookJson = (w: WebhookSettings) => ({ url: w.url, secret: w.secret })
+
+export function votifierJson(v: VotifierSettings, config: Config) {
+  const base = { host: v.host, port: v.port, protocol: v.protocol }
+  if (v.protocol === 'v1') return { ...base, publicKey: v.publicKey! }
+  return { ...base, token: v.token!, configLine: `${config.site.service_name}: ${v.token}` }
+}

@@ -1,0 +1,51 @@
+import type { ChannelsRepo } from '../channels/repo.ts'
+import type { Clock } from '../clock.ts'
+import type { Config } from '../config/load.ts'
+import type { Lookup } from '../net/guard.ts'
+import { pushVote } from '../push/push-vote.ts'
+import { votifierVoteOf } from '../push/votifier-vote.ts'
+import { webhookBody } from '../webhooks/payload.ts'
+import { sendWebhook } from '../webhooks/send-webhook.ts'
+import type { Delivery } from './repo.ts'
+
+export interface ChannelDeps {
+  channels: ChannelsRepo
+  config: Config
+  clock: Clock
+  // Tests only: a resolver that never leaves the machine, a CA for a local https receiver.
+  net?: { lookup?: Lookup; ca?: string }
+}
+
+// Where one delivery goes, with the owner's settings as they are now (a fixed URL, key or token
+// applies to the next retry), and the target it counts against in the concurrency gate.
+export interface ChannelTarget {
+  target: string
+  send(): Promise<{ httpStatus: number | null }>
+}
+
+export function channelTarget(deps: ChannelDeps, d: Delivery): ChannelTarget | null {
+  const allowPrivate = deps.config.network.allow_private_targets
+  const lookup = deps.net?.lookup
+  if (d.channel === 'votifier') {
+    const settings = deps.channels.votifier(d.serverId)
+    if (!settings) return null
+    const timeouts = { connectMs: deps.config.deliveries.votifier_connect_timeout, readMs: deps.config.deliveries.votifier_read_timeout }
+    return {
+      target: `votifier ${settings.host.toLowerCase()}:${settings.port}`,
+      async send() {
+        await pushVote(settings, votifierVoteOf(d.payload, deps.config.site.service_name), { allowPrivate, lookup, timeouts })
+        return { httpStatus: null }
+      },
+    }
+  }
+  const settings = deps.channels.webhook(d.serverId)
+  if (!settings) return null
+  const event = d.test ? 'test' : 'vote'
+  return {
+    target: `webhook ${URL.canParse(settings.url) ? new URL(settings.url).origin : settings.url}`,
+    send: () => sendWebhook(
+      { url: settings.url, secret: settings.secret, deliveryId: d.id, event, body: webhookBody(d.payload, event) },
+      { allowPrivate, lookup, ca: deps.net?.ca, timeoutMs: deps.config.deliveries.webhook_timeout, now: deps.clock.now },
+    ),
+  }
+}

@@ -1,0 +1,51 @@
+// Bounds delivery attempts in flight: at most `total` at once and `perTarget` to one target
+// (Votifier host:port, webhook origin), so a slow or dead server never holds every slot. A job
+// that finds no room is parked: its job row waits (durably) and is woken as soon as a slot to its
+// target frees, instead of holding a job-queue slot while it waits.
+
+export interface DeliveryGate {
+  enter(target: string): boolean
+  leave(target: string): void
+  park(jobId: number, target: string): void
+  inFlight(): number
+}
+
+export function createDeliveryGate(limits: { total: number; perTarget: number }, wake: (jobId: number) => boolean): DeliveryGate {
+  const busy = new Map<string, number>()
+  let total = 0
+  // Insertion-ordered: the longest-parked job wakes first.
+  const parked = new Map<number, string>()
+
+  const hasRoom = (target: string) => total < limits.total && (busy.get(target) ?? 0) < limits.perTarget
+
+  function wakeOne() {
+    for (const [jobId, target] of parked) {
+      if (!hasRoom(target)) continue
+      parked.delete(jobId)
+      if (wake(jobId)) return
+    }
+  }
+
+  return {
+    enter(target) {
+      if (!hasRoom(target)) return false
+      busy.set(target, (busy.get(target) ?? 0) + 1)
+      total++
+      return true
+    },
+    leave(target) {
+      const n = (busy.get(target) ?? 1) - 1
+      if (n > 0) busy.set(target, n)
+      else busy.delete(target)
+      total--
+      // After the current microtasks: a job parked just now is still leased until the queue has
+      // stored its new run time, and only then can it be woken.
+      setImmediate(wakeOne)
+    },
+    park(jobId, target) {
+      parked.delete(jobId)
+      parked.set(jobId, target)
+    },
+    inFlight: () => total,
+  }
+}

@@ -1,0 +1,101 @@
+import { Elysia, t } from 'elysia'
+import { ownerAuth } from '../accounts/guard.ts'
+import { clientAddress } from '../http/client-ip.ts'
+import { invalidParameter } from '../http/errors.ts'
+import type { Runtime } from '../runtime.ts'
+import { ownedServer } from '../servers/service.ts'
+import { checkPseudo } from '../votes/pseudo.ts'
+import type { AttemptRow } from './repo.ts'
+import { redeliver, sendTestVotes } from './service.ts'
+
+const TEST_PSEUDO = 'VotelistTest'
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+const Slug = t.Object({ slug: t.String() })
+const ErrorText = t.Union([t.String(), t.Null()])
+
+const TestResponse = t.Object({
+  ok: t.Literal(true),
+  results: t.Array(t.Object({
+    channel: t.Union([t.Literal('votifier'), t.Literal('webhook')]),
+    status: t.Union([t.Literal('succeeded'), t.Literal('failed')]),
+    error: ErrorText,
+    durationMs: t.Integer(),
+  })),
+})
+
+const Status = t.Union([t.Literal('succeeded'), t.Literal('failed'), t.Literal('gave_up'), t.Literal('pending')])
+const AttemptItem = t.Object({
+  id: t.String(), deliveryId: t.String(), voteId: t.Union([t.String(), t.Null()]), pseudo: t.String(),
+  channel: t.Union([t.Literal('votifier'), t.Literal('webhook')]), test: t.Boolean(), attempt: t.Integer(), status: Status,
+  error: ErrorText, httpStatus: t.Union([t.Integer(), t.Null()]), durationMs: t.Union([t.Integer(), t.Null()]),
+  startedAt: t.String(), nextAttemptAt: t.Union([t.String(), t.Null()]),
+})
+
+const itemOf = (r: AttemptRow) => ({ ...r, id: String(r.id), startedAt: iso(r.startedAt)!, nextAttemptAt: iso(r.nextAttemptAt) })
+
+function pageParams(query: { limit?: string; before?: string }) {
+  const limit = query.limit === undefined ? 50 : Number(query.limit)
+  if (!/^\d+$/.test(query.limit ?? '50') || limit < 1 || limit > 200) throw invalidParameter('limit must be an integer from 1 to 200')
+  if (query.before !== undefined && !/^[1-9]\d{0,15}$/.test(query.before)) throw invalidParameter('before must be the "next" value of a previous page')
+  return { limit, before: query.before === undefined ? Number.MAX_SAFE_INTEGER : Number(query.before) }
+}
+
+// The owner's view of notifications: the Test button, the Deliveries tab, and sending a delivery
+// again. Saving the webhook and Votifier settings lives with the server settings.
+export const deliveryRoutes = (rt: Runtime) =>
+  new Elysia({ name: 'deliveries.routes' })
+    .use(ownerAuth(rt))
+    .post('/api/v1/me/servers/:slug/test', async ({ user, params, body, request, server: socket }) => {
+      const srv = ownedServer(rt.servers, user, params.slug)
+      const pseudo = checkPseudo(body?.pseudo ?? TEST_PSEUDO, srv.edition)
+      const results = await sendTestVotes(rt, srv, pseudo, clientAddress(request, socket, rt.config.http.trust_proxy))
+      return { ok: true as const, results }
+    }, {
+      owner: true,
+      params: Slug,
+      body: t.Optional(t.Nullable(t.Object({ pseudo: t.Optional(t.String({ maxLength: 64 })) }))),
+      response: TestResponse,
+      detail: {
+        summary: 'Send a test vote on every channel',
+        description: `Sends a trial vote now on every configured channel (Votifier and webhook) at once and answers each outcome. The vote's pseudo is \`${TEST_PSEUDO}\` unless the body gives \`{"pseudo": "…"}\`; the voter address sent is the caller's. The webhook receives \`"event":"test"\` (header \`X-TSM-Event: test\`); a Votifier listener cannot tell a test from a vote. Recorded in the Deliveries tab with \`test: true\`; never retried, never counted as a vote. 409 when no channel is configured.`,
+        tags: ['Owner: notifications'],
+      },
+    })
+    .get('/api/v1/me/servers/:slug/deliveries', ({ user, params, query }) => {
+      const srv = ownedServer(rt.servers, user, params.slug)
+      const { limit, before } = pageParams(query)
+      const rows = rt.deliveries.attempts(srv.id, before, limit + 1)
+      const page = rows.slice(0, limit)
+      return { ok: true as const, deliveries: page.map(itemOf), next: rows.length > limit ? String(page[page.length - 1].id) : null }
+    }, {
+      owner: true,
+      params: Slug,
+      query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
+      response: t.Object({ ok: t.Literal(true), deliveries: t.Array(AttemptItem), next: t.Union([t.String(), t.Null()]) }),
+      detail: {
+        summary: 'List delivery attempts (the Deliveries tab)',
+        description: 'One item per attempt, newest first. `limit` 1–200 (default 50); pass `next` back as `before` for the following page (`null`: no more). `status` of an attempt: `pending` (in progress), `succeeded`, `failed` (a retry is scheduled at `nextAttemptAt`; for a test, nothing follows) or `gave_up` (the last attempt of the schedule failed, or the receiver answered 410).',
+        tags: ['Owner: notifications'],
+      },
+    })
+    .post('/api/v1/me/servers/:slug/deliveries/:id/redeliver', ({ user, params }) => {
+      const srv = ownedServer(rt.servers, user, params.slug)
+      const d = redeliver(rt, srv, params.id)
+      return { ok: true as const, delivery: { ...d, nextAttemptAt: iso(d.nextAttemptAt)! } }
+    }, {
+      owner: true,
+      params: t.Object({ slug: t.String(), id: t.String() }),
+      response: t.Object({
+        ok: t.Literal(true),
+        delivery: t.Object({
+          id: t.String(), channel: t.Union([t.Literal('votifier'), t.Literal('webhook')]), status: t.Literal('pending'),
+          nextAttempt: t.Integer(), nextAttemptAt: t.String(),
+        }),
+      }),
+      detail: {
+        summary: 'Send a delivery again',
+        description: 'Queues a new series of attempts for a delivery (`id` is the `deliveryId` of a Deliveries item), whatever its status: the first at once, then the whole retry schedule, with the current settings. Attempt numbers continue from the last one. 409 for a test, while an attempt is in progress, or when the channel is no longer configured.',
+        tags: ['Owner: notifications'],
+      },
+    })

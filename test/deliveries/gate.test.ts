@@ -1,0 +1,61 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { createDeliveryGate } from '../../src/deliveries/gate.ts'
+import { cleanupTemp, testRuntime } from '../helpers.ts'
+
+afterAll(cleanupTemp)
+const nextTurn = () => new Promise((r) => setImmediate(r))
+
+describe('delivery gate', () => {
+  test('bounds attempts per target and overall', () => {
+    const gate = createDeliveryGate({ total: 3, perTarget: 2 }, () => true)
+    expect([gate.enter('a'), gate.enter('a'), gate.enter('a')]).toEqual([true, true, false])
+    expect(gate.enter('b')).toBe(true)
+    expect(gate.enter('c')).toBe(false) // 3 in flight overall
+    gate.leave('a')
+    expect(gate.enter('c')).toBe(true)
+    expect(gate.inFlight()).toBe(3)
+  })
+
+  test('a freed slot wakes the longest-parked job that fits, after the current turn', async () => {
+    const woken: number[] = []
+    const gate = createDeliveryGate({ total: 10, perTarget: 1 }, (id) => { woken.push(id); return true })
+    gate.enter('a')
+    gate.enter('b')
+    gate.park(1, 'a')
+    gate.park(2, 'b')
+    gate.park(3, 'a')
+    gate.leave('b')
+    expect(woken).toEqual([]) // not before the queue has stored the parked job's run time
+    await nextTurn()
+    expect(woken).toEqual([2])
+    gate.leave('a')
+    await nextTurn()
+    expect(woken).toEqual([2, 1])
+  })
+
+  test('a parked job that already ran is skipped for the next one', async () => {
+    const woken: number[] = []
+    const gate = createDeliveryGate({ total: 10, perTarget: 1 }, (id) => { woken.push(id); return id !== 1 })
+    gate.enter('a')
+    gate.park(1, 'a')
+    gate.park(2, 'a')
+    gate.leave('a')
+    await nextTurn()
+    expect(woken).toEqual([1, 2])
+  })
+})
+
+describe('queue.hasten', () => {
+  test('makes a waiting job due now; not a running, due or missing one', async () => {
+    const rt = testRuntime()
+    const ran: number[] = []
+    rt.queue.handle('k', (job) => { ran.push(job.id) })
+    const later = rt.queue.enqueue('k', {}, rt.clock.now() + 3600_000)
+    const due = rt.queue.enqueue('k', {}, rt.clock.now() - 1)
+    expect(rt.queue.hasten(due)).toBe(false)
+    expect(rt.queue.hasten(9999)).toBe(false)
+    expect(rt.queue.hasten(later)).toBe(true)
+    await rt.queue.drain()
+    expect(ran.sort()).toEqual([later, due].sort())
+  })
+})

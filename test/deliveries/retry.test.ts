@@ -1,0 +1,171 @@
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import { manualClock } from '../../src/clock.ts'
+import { registerTasks } from '../../src/jobs/tasks.ts'
+import { createRuntime } from '../../src/runtime.ts'
+import { recordVote } from '../../src/votes/service.ts'
+import { cleanupTemp, seedServer, tempDir, testConfig, type TestRuntime } from '../helpers.ts'
+import { memoryLogger } from '../../src/log.ts'
+import { startVotifierReceiver, type VotifierReceiver } from '../push/votifier-receiver.ts'
+import { attemptRows, deliveryRows, deliveryRuntime, freePort, jobCount, useDeliveryHandler } from './setup.ts'
+
+const receivers: VotifierReceiver[] = []
+afterEach(() => { for (const r of receivers.splice(0)) r.stop() })
+afterAll(cleanupTemp)
+
+const MIN = 60_000
+const SCHEDULE = [0, 1, 5, 15, 30, 60, 120, 300].map((m) => m * MIN) // delays before attempts 1..8
+
+function receiver(opts: Parameters<typeof startVotifierReceiver>[0] = {}) {
+  const r = startVotifierReceiver({ tokens: { MyServerList: 'tok' }, ...opts })
+  receivers.push(r)
+  return r
+}
+
+const useVotifier = (rt: TestRuntime, serverId: string, port: number) =>
+  rt.channels.putVotifier({ serverId, host: '127.0.0.1', port, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
+
+// Moves the clock to the next due job and runs what is due.
+async function runNextRetry(rt: TestRuntime) {
+  const next = rt.db.query(`SELECT min(run_at) AS at FROM job WHERE kind = 'delivery'`).get() as { at: number | null }
+  if (next.at === null) throw new Error('no delivery job left')
+  rt.clock.set(Math.max(rt.clock.now(), next.at))
+  return rt.queue.drain()
+}
+
+describe('retry schedule', () => {
+  test('a dead listener: 8 attempts at 0, 1, 6, 21, 51, 111, 231 and 531 minutes, then gave_up', async () => {
+    const { rt, server } = await deliveryRuntime()
+    useVotifier(rt, server.id, freePort())
+    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    const t0 = rt.clock.now()
+    await rt.queue.drain()
+    for (let i = 1; i < 8; i++) {
+      expect(await rt.queue.drain()).toBe(0) // nothing runs before its time
+      await runNextRetry(rt)
+    }
+    const rows = attemptRows(rt)
+    let at = t0
+    const expected = SCHEDULE.map((delay, i) => {
+      at += delay
+      return { attempt: i + 1, startedAt: at }
+    })
+    expect(rows.map((r) => ({ attempt: r.attempt, startedAt: r.startedAt }))).toEqual(expected)
+    expect(rows.slice(0, 7).every((r) => r.status === 'failed')).toBe(true)
+    rows.slice(0, 7).forEach((r, i) => expect(r.nextAttemptAt).toBe(expected[i + 1].startedAt))
+    expect(rows[7]).toMatchObject({ status: 'gave_up', nextAttemptAt: null })
+    expect(rows.every((r) => r.error?.startsWith('connection refused by 127.0.0.1:'))).toBe(true)
+    expect(expected[7].startedAt - t0).toBe(531 * MIN) // about 9 hours
+    expect(deliveryRows(rt)[0]).toMatchObject({ status: 'gave_up', attempts: 8, nextAttemptAt: null })
+    expect(jobCount(rt)).toBe(0)
+  })
+
+  test('restart in the middle (a new runtime on the same database file) resumes the schedule', async () => {
+    const dir = tempDir()
+    const input = { network: { allow_private_targets: true } }
+    const clock = manualClock()
+    const first = createRuntime(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
+    useDeliveryHandler(first)
+    const { server } = await seedServer(first)
+    const port = freePort()
+    useVotifier(first, server.id, port)
+    recordVote(first, server, 'Steve', ['203.0.113.7'])
+    const t0 = clock.now()
+    await first.queue.drain()
+    await runNextRetry(first)
+    await runNextRetry(first)
+    first.db.close()
+
+    const second = createRuntime(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
+    expect(second.queue.releaseLeases()).toBe(0)
+    useDeliveryHandler(second)
+    const r = startVotifierReceiver({ tokens: { MyServerList: 'tok' } })
+    receivers.push(r)
+    useVotifier(second, server.id, r.port)
+    expect(await second.queue.drain()).toBe(0)
+    await runNextRetry(second)
+    expect(r.votes.map((v) => v.username)).toEqual(['Steve'])
+    expect(attemptRows(second).map((a) => [a.attempt, a.status, a.startedAt - t0])).toEqual([
+      [1, 'failed', 0], [2, 'failed', MIN], [3, 'failed', 6 * MIN], [4, 'succeeded', 21 * MIN],
+    ])
+    expect(jobCount(second)).toBe(0)
+  })
+
+  test('a process killed during an attempt: the attempt is closed as interrupted and tried again at the next start', async () => {
+    const dir = tempDir()
+    const input = { network: { allow_private_targets: true }, deliveries: { votifier_read_timeout: '60s' } }
+    const seedRt = createRuntime(testConfig(input, dir), { log: memoryLogger() })
+    const { server } = await seedServer(seedRt)
+    const silent = receiver({ greeting: 'none' })
+    seedRt.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: silent.port, protocol: 'v2', publicKey: null, token: 'tok' }, Date.now())
+    recordVote(seedRt, server, 'Steve', ['203.0.113.7'])
+    seedRt.db.close()
+
+    const worker = Bun.spawn(['bun', `${import.meta.dir}/crash-worker.ts`, JSON.stringify({ input: { ...input, votes: { captcha: 'off' } }, dir })], { stdout: 'pipe', stderr: 'inherit' })
+    for (let i = 0; i < 200 && silent.connections === 0; i++) await Bun.sleep(25)
+    expect(silent.connections).toBe(1)
+    worker.kill('SIGKILL')
+    await worker.exited
+
+    const rt = createRuntime(testConfig(input, dir), { clock: manualClock(Date.now()), log: memoryLogger() }) as TestRuntime
+    expect(attemptRows(rt)).toEqual([expect.objectContaining({ attempt: 1, status: 'pending' })])
+    // What `votelist serve` does at start.
+    expect(rt.queue.releaseLeases()).toBe(1)
+    registerTasks(rt)
+    expect(attemptRows(rt)[0]).toMatchObject({ status: 'failed', nextAttemptAt: rt.clock.now() })
+    const live = receiver()
+    useVotifier(rt, server.id, live.port)
+    await rt.queue.drain()
+    expect(live.votes.map((v) => v.username)).toEqual(['Steve'])
+    const rows = attemptRows(rt)
+    expect(rows.map((a) => [a.attempt, a.status])).toEqual([[1, 'failed'], [2, 'succeeded']])
+    expect(rows[0].error).toContain('interrupted: votelist stopped during this attempt')
+    expect(rows[0].nextAttemptAt).toBe(rows[1].startedAt)
+    expect(deliveryRows(rt)[0]).toMatchObject({ status: 'succeeded', attempts: 2 })
+    expect(jobCount(rt)).toBe(0)
+  })
+
+  test('a test cut short by a stop is closed as failed at the next start (tests have no job to retry them)', async () => {
+    const { rt, server } = await deliveryRuntime()
+    const event = { server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: 't', pseudo: 'Steve', createdAt: 0 }, address: null, monthlyVotes: 0 }
+    rt.deliveries.insert({ id: 'test-1', serverId: server.id, voteId: null, channel: 'webhook', test: true, pseudo: 'Steve', payload: event, at: rt.clock.now() })
+    rt.deliveries.startAttempt({ id: 'test-1', serverId: server.id, attempts: 0 }, rt.clock.now())
+    registerTasks(rt)
+    expect(attemptRows(rt)).toEqual([expect.objectContaining({ status: 'failed', nextAttemptAt: null })])
+    expect(attemptRows(rt)[0].error).toContain('interrupted')
+    expect(deliveryRows(rt)[0]).toMatchObject({ test: 1, status: 'failed' })
+  })
+})
+
+describe('concurrency', () => {
+  test('a slow server uses its own slots only: another server\'s vote goes through meanwhile, and parked jobs wake when a slot frees', async () => {
+    const { rt, server: slowServer } = await deliveryRuntime({ deliveries: { per_target_concurrency: 1, concurrency: 2 } })
+    const { server: other } = await seedServer(rt, { name: 'Other Server' })
+    let letGo!: () => void
+    const slow = receiver({ holdAnswers: new Promise<void>((r) => { letGo = r }) })
+    const fast = receiver()
+    useVotifier(rt, slowServer.id, slow.port)
+    useVotifier(rt, other.id, fast.port)
+    for (const [i, p] of ['Alpha', 'Bravo', 'Charlie'].entries()) recordVote(rt, slowServer, p, [`203.0.113.${i + 1}`])
+    recordVote(rt, other, 'Delta', ['198.51.100.1'])
+    // The real wiring: the scheduler's drain task, woken by every enqueue and every woken job.
+    registerTasks(rt)
+    rt.scheduler.start()
+    try {
+      await fast.waitVotes(1)
+      // Delta went through while the slow listener holds its one slot with Alpha's vote unanswered.
+      expect(slow.votes.length).toBe(1)
+      expect(slow.connections).toBe(1)
+      letGo()
+      await slow.waitVotes(3)
+      while (deliveryRows(rt).some((d) => d.status !== 'succeeded')) await Bun.sleep(5)
+    } finally {
+      await rt.scheduler.stop()
+    }
+    expect(slow.maxOpen).toBe(1)
+    expect(slow.votes.map((v) => v.username).sort()).toEqual(['Alpha', 'Bravo', 'Charlie'])
+    // The clock never moved: the parked jobs were woken by freed slots, not by their timeout.
+    expect(deliveryRows(rt).map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded'])
+    expect(attemptRows(rt).every((a) => a.attempt === 1)).toBe(true)
+    expect(jobCount(rt)).toBe(0)
+  })
+})

@@ -1,0 +1,223 @@
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
+import { recordVote } from '../../src/votes/service.ts'
+import { call, cleanupTemp, seedServer, testApp, type TestRuntime } from '../helpers.ts'
+import { startVotifierReceiver, votifierKeyPair, type VotifierReceiver } from '../push/votifier-receiver.ts'
+import { startWebhookReceiver, type WebhookReceiver } from '../webhooks/webhook-receiver.ts'
+import { attemptRows, deliveryRows, deliveryRuntime, freePort, jobCount } from './setup.ts'
+
+const SECRET = 'whsec_' + 's'.repeat(43)
+const stops: (VotifierReceiver | WebhookReceiver)[] = []
+afterEach(() => { for (const r of stops.splice(0)) r.stop() })
+afterAll(cleanupTemp)
+
+async function setup(serviceName = 'MyServerList') {
+  const ctx = await deliveryRuntime({ site: { service_name: serviceName } })
+  const app = await testApp(ctx.rt)
+  const cookie = `${sessionCookieName(ctx.rt.config)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
+  const votifier = startVotifierReceiver({ tokens: { [serviceName]: 'tok' } })
+  const webhook = startWebhookReceiver(SECRET)
+  stops.push(votifier, webhook)
+  return { ...ctx, app, cookie, votifier, webhook }
+}
+
+const configure = (rt: TestRuntime, serverId: string, votifierPort: number, webhookUrl: string) => {
+  rt.channels.putVotifier({ serverId, host: '127.0.0.1', port: votifierPort, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
+  rt.channels.putWebhook(serverId, webhookUrl, SECRET, rt.clock.now())
+}
+
+describe('POST /api/v1/me/servers/{slug}/test', () => {
+  test('sends a test vote on every channel at once and answers each outcome; recorded as a test, not a vote', async () => {
+    const { rt, app, cookie, server, votifier, webhook } = await setup('CraftList')
+    configure(rt, server.id, votifier.port, webhook.url())
+    const res = await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers: { cookie } })
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body).toEqual({
+      ok: true,
+      results: [
+        { channel: 'votifier', status: 'succeeded', error: null, durationMs: expect.any(Number) },
+        { channel: 'webhook', status: 'succeeded', error: null, durationMs: expect.any(Number) },
+      ],
+    })
+    // The service name is site.service_name, the one the listener's token is registered under.
+    expect(votifier.votes).toEqual([expect.objectContaining({ serviceName: 'CraftList', username: 'VotelistTest', address: '0.0.0.0' })])
+    expect(webhook.received[0].json).toMatchObject({ event: 'test', vote: { pseudo: 'VotelistTest' } })
+    expect(webhook.received[0].headers['x-tsm-event']).toBe('test')
+    expect(webhook.received[0].signatureValid).toBe(true)
+    expect(deliveryRows(rt).map((d) => [d.channel, d.test, d.status])).toEqual([['votifier', 1, 'succeeded'], ['webhook', 1, 'succeeded']])
+    expect((rt.db.query('SELECT count(*) AS n FROM vote').get() as { n: number }).n).toBe(0)
+    expect(jobCount(rt)).toBe(0)
+  })
+
+  test('a failing channel is reported with its error and never retried; a pseudo can be chosen', async () => {
+    const { rt, app, cookie, server, webhook } = await setup()
+    configure(rt, server.id, freePort(), webhook.url())
+    const res = await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers: { cookie }, body: { pseudo: 'Notch' } })
+    const { results } = await res.json()
+    expect(results[0]).toMatchObject({ channel: 'votifier', status: 'failed' })
+    expect(results[0].error).toStartWith('connection refused by 127.0.0.1:')
+    expect(results[1]).toMatchObject({ channel: 'webhook', status: 'succeeded' })
+    expect(webhook.received[0].json.vote.pseudo).toBe('Notch')
+    expect(attemptRows(rt).find((a) => a.status === 'failed')?.nextAttemptAt).toBeNull()
+    rt.clock.advance(24 * 3600_000)
+    expect(await rt.queue.drain()).toBe(0)
+    expect(attemptRows(rt).length).toBe(2)
+  })
+
+  test('no channel configured: 409; bad pseudo: 400; other owner: 403; no session: 401; unknown slug: 404', async () => {
+    const { rt, app, cookie, server } = await setup()
+    const test = (slug: string, opts = {}) => call(app, 'POST', `/api/v1/me/servers/${slug}/test`, opts)
+    expect((await test(server.slug, { headers: { cookie } })).status).toBe(409)
+    rt.channels.putWebhook(server.id, 'http://127.0.0.1:1/hook', SECRET, rt.clock.now())
+    const bad = await test(server.slug, { headers: { cookie }, body: { pseudo: 'no spaces allowed' } })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).error.code).toBe('INVALID_PARAMETER')
+    expect((await test(server.slug)).status).toBe(401)
+    expect((await test('no-such-server', { headers: { cookie } })).status).toBe(404)
+    // The first account is the admin; a second owner may not touch the admin's server.
+    const other = await seedServer(rt, { name: 'Not Mine' }, 'other@example.com')
+    const otherCookie = `${sessionCookieName(rt.config)}=${(await startSession(rt, other.owner.id)).token}`
+    expect((await test(server.slug, { headers: { cookie: otherCookie } })).status).toBe(403)
+    expect((await test(server.slug, { headers: { cookie, origin: 'https://evil.example' } })).status).toBe(403)
+  })
+})
+
+describe('settings saved through the owner API', () => {
+  test('a v1 key and a webhook saved by PUT are what the deliveries use; the configLine\'s token signs v2', async () => {
+    const { rt, app, cookie, server } = await setup()
+    const keys = votifierKeyPair()
+    const v1 = startVotifierReceiver({ privateKeyPem: keys.privateKeyPem })
+    const put = async (path: string, body: unknown) => (await call(app, 'PUT', `/api/v1/me/servers/${server.slug}/${path}`, { headers: { cookie }, body })).json()
+    const saved = await put('webhook', { url: 'http://127.0.0.1:1/placeholder' })
+    const hook = startWebhookReceiver(saved.webhook.secret)
+    stops.push(v1, hook)
+    await put('webhook', { url: hook.url() })
+    await put('votifier', { host: '127.0.0.1', port: v1.port, protocol: 'v1', publicKey: keys.publicKey })
+    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    await v1.waitVotes(1)
+    expect(v1.votes[0]).toMatchObject({ protocol: 'v1', serviceName: 'MyServerList', username: 'Steve', address: '203.0.113.7' })
+    expect(hook.received[0].signatureValid).toBe(true)
+
+    const v2 = await put('votifier', { host: '127.0.0.1', port: v1.port, protocol: 'v2', newToken: true })
+    const [service, token] = v2.votifier.configLine.split(': ')
+    const listener = startVotifierReceiver({ tokens: { [service]: token } })
+    stops.push(listener)
+    await put('votifier', { host: '127.0.0.1', port: listener.port, protocol: 'v2', token })
+    const test = await (await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers: { cookie } })).json()
+    expect(test.results.map((r: any) => r.status)).toEqual(['succeeded', 'succeeded'])
+    expect(listener.votes[0]).toMatchObject({ protocol: 'v2', serviceName: 'MyServerList', username: 'VotelistTest' })
+  })
+})
+
+describe('GET /api/v1/me/servers/{slug}/deliveries', () => {
+  test('one item per attempt, newest first, with paging', async () => {
+    const { rt, app, cookie, server, votifier, webhook } = await setup()
+    configure(rt, server.id, votifier.port, webhook.url())
+    webhook.reply(503)
+    const steve = recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    rt.clock.advance(60_000)
+    await rt.queue.drain()
+    const list = async (q = '') => (await call(app, 'GET', `/api/v1/me/servers/${server.slug}/deliveries${q}`, { headers: { cookie } })).json()
+    const all = await list()
+    expect(all.next).toBeNull()
+    expect(all.deliveries.map((d: any) => [d.channel, d.attempt, d.status])).toEqual([
+      ['webhook', 2, 'succeeded'], ['webhook', 1, 'failed'], ['votifier', 1, 'succeeded'],
+    ])
+    const failed = all.deliveries[1]
+    expect(failed).toEqual({
+      id: expect.any(String), deliveryId: expect.any(String), voteId: steve.vote.id, pseudo: 'Steve', channel: 'webhook', test: false,
+      attempt: 1, status: 'failed', error: 'the receiver answered HTTP 503', httpStatus: 503, durationMs: expect.any(Number),
+      startedAt: new Date(steve.vote.createdAt).toISOString(), nextAttemptAt: new Date(steve.vote.createdAt + 60_000).toISOString(),
+    })
+    expect(all.deliveries[0].deliveryId).toBe(failed.deliveryId)
+
+    const page1 = await list('?limit=2')
+    expect(page1.deliveries.map((d: any) => d.id)).toEqual(all.deliveries.slice(0, 2).map((d: any) => d.id))
+    expect(page1.next).toBe(all.deliveries[1].id)
+    const page2 = await list(`?limit=2&before=${page1.next}`)
+    expect(page2.deliveries.map((d: any) => d.id)).toEqual([all.deliveries[2].id])
+    expect(page2.next).toBeNull()
+
+    for (const q of ['?limit=0', '?limit=201', '?limit=abc', '?before=x', '?before=-1']) {
+      const res = await call(app, 'GET', `/api/v1/me/servers/${server.slug}/deliveries${q}`, { headers: { cookie } })
+      expect(res.status).toBe(400)
+    }
+    const other = await seedServer(rt, { name: 'Not Mine' }, 'other@example.com')
+    const otherCookie = `${sessionCookieName(rt.config)}=${(await startSession(rt, other.owner.id)).token}`
+    expect((await call(app, 'GET', `/api/v1/me/servers/${server.slug}/deliveries`, { headers: { cookie: otherCookie } })).status).toBe(403)
+    expect((await (await call(app, 'GET', `/api/v1/me/servers/${other.server.slug}/deliveries`, { headers: { cookie: otherCookie } })).json()).deliveries).toEqual([])
+  })
+})
+
+describe('POST …/deliveries/{id}/redeliver', () => {
+  test('a gave_up delivery is sent again by hand: a new series, attempt numbers go on', async () => {
+    const { rt, app, cookie, server, votifier } = await setup()
+    rt.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: votifier.port, protocol: 'v2', publicKey: null, token: 'old-token' }, rt.clock.now())
+    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    for (let i = 0; i < 7; i++) {
+      rt.clock.advance(6 * 3600_000)
+      await rt.queue.drain()
+    }
+    const [d] = deliveryRows(rt)
+    expect(d).toMatchObject({ status: 'gave_up', attempts: 8 })
+    expect(attemptRows(rt)[0].error).toContain('wrong token')
+
+    // The owner fixes the token, then redelivers.
+    rt.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: votifier.port, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
+    const res = await call(app, 'POST', `/api/v1/me/servers/${server.slug}/deliveries/${d.id}/redeliver`, { headers: { cookie } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ ok: true, delivery: { id: d.id, channel: 'votifier', status: 'pending', nextAttempt: 9, nextAttemptAt: new Date(rt.clock.now()).toISOString() } })
+    await rt.queue.drain()
+    expect(votifier.votes.map((v) => v.username)).toEqual(['Steve'])
+    expect(attemptRows(rt).at(-1)).toMatchObject({ attempt: 9, status: 'succeeded' })
+    expect(deliveryRows(rt)[0]).toMatchObject({ status: 'succeeded', attempts: 9 })
+  })
+
+  test('a redeliver during a retry wait restarts the series; the older retry job ends without sending', async () => {
+    const { rt, app, cookie, server, webhook } = await setup()
+    rt.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
+    webhook.reply(500, 500)
+    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    const [d] = deliveryRows(rt)
+    expect((await call(app, 'POST', `/api/v1/me/servers/${server.slug}/deliveries/${d.id}/redeliver`, { headers: { cookie } })).status).toBe(200)
+    await rt.queue.drain()
+    expect(attemptRows(rt).map((a) => [a.attempt, a.status])).toEqual([[1, 'failed'], [2, 'failed']])
+    // The new series' first retry is 1 minute after attempt 2; the old series' job is stale.
+    rt.clock.advance(60_000)
+    await rt.queue.drain()
+    expect(webhook.received.length).toBe(3)
+    expect(attemptRows(rt).map((a) => [a.attempt, a.status])).toEqual([[1, 'failed'], [2, 'failed'], [3, 'succeeded']])
+    expect(jobCount(rt)).toBe(0)
+  })
+
+  test('unknown id 404, another server\'s delivery 404, a test 409, a removed channel 409', async () => {
+    const { rt, app, cookie, server, webhook } = await setup()
+    rt.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
+    const redo = (id: string) => call(app, 'POST', `/api/v1/me/servers/${server.slug}/deliveries/${id}/redeliver`, { headers: { cookie } })
+    expect((await redo('nope')).status).toBe(404)
+    await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers: { cookie } })
+    const testDelivery = deliveryRows(rt)[0]
+    const r = await redo(testDelivery.id)
+    expect(r.status).toBe(409)
+    expect((await r.json()).error.message).toContain('a test is never sent again')
+
+    const other = await seedServer(rt, { name: 'Elsewhere' })
+    rt.channels.putWebhook(other.server.id, webhook.url(), SECRET, rt.clock.now())
+    recordVote(rt, other.server, 'Alex', ['203.0.113.9'])
+    const foreign = deliveryRows(rt).find((d) => d.test === 0)!
+    expect((await redo(foreign.id)).status).toBe(404)
+
+    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    const mine = deliveryRows(rt).filter((d) => d.test === 0).at(-1)!
+    rt.channels.deleteWebhook(server.id)
+    const gone = await redo(mine.id)
+    expect(gone.status).toBe(409)
+    expect((await gone.json()).error.message).toContain('no webhook is configured any more')
+  })
+})
