@@ -1,5 +1,6 @@
 import type { Runtime } from '../runtime.ts'
 import type { Server } from '../servers/repo.ts'
+import { serverAddress } from '../servers/view.ts'
 import { monthOf } from '../votes/repo.ts'
 import { formatCount, formatMonth, formatUtc, shiftMonth } from './format.ts'
 import { html, safeUrl } from './html.ts'
@@ -9,12 +10,6 @@ import { editionLabel, renderPills, renderPlayers } from './ranking-page.ts'
 import type { ServerStatus } from './repo.ts'
 
 type Deps = Pick<Runtime, 'config' | 'clock' | 'ranking' | 'pages'>
-
-// "host" or "host:port" as players type it in the game; IPv6 literals need brackets with a port.
-export function joinAddress(s: Pick<Server, 'host' | 'port'>): string {
-  if (s.port === null) return s.host
-  return s.host.includes(':') ? `[${s.host}]:${s.port}` : `${s.host}:${s.port}`
-}
 
 function renderStatus(status: ServerStatus | null) {
   if (!status) return html`<span class="status status-unknown">Not measured yet</span>`
@@ -34,7 +29,7 @@ export function renderServerPage(deps: Deps, server: Server, query: Query): stri
   const top = deps.ranking.topVoters(server.id, month, 10)
   const status = deps.pages.statusOf(server.num)
   const website = server.website ? safeUrl(server.website) : null
-  const address = joinAddress(server)
+  const address = serverAddress(server)
   const base = `/serveur/${server.slug}`
   const monthHref = (m: string) => (m === current ? base : `${base}?month=${m}`)
 

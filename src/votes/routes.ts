@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import { clientAddress, clientKey } from '../http/client-ip.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
 import { publicRateLimit } from '../http/public-limit.ts'
+import { Iso, iso } from '../http/timestamps.ts'
 import { enforceRateLimit } from '../http/rate-limit.ts'
 import { ipKey } from '../net/ip.ts'
 import { htmlResponse, pageForError } from '../pages/layout.ts'
@@ -22,8 +23,8 @@ const VoteBody = t.Object({
 
 const VoteCreated = t.Object({
   ok: t.Literal(true),
-  vote: t.Object({ id: t.String(), pseudo: t.String(), createdAt: t.String({ format: 'date-time' }) }),
-  nextVoteAt: t.String({ format: 'date-time' }),
+  vote: t.Object({ id: t.String(), pseudo: t.String(), createdAt: Iso }),
+  nextVoteAt: Iso,
 })
 
 const AddressTokenBody = t.Object({
@@ -31,7 +32,7 @@ const AddressTokenBody = t.Object({
   token: t.String(),
   address: t.String(),
   family: t.Union([t.Literal(4), t.Literal(6)]),
-  expiresAt: t.String({ format: 'date-time' }),
+  expiresAt: Iso,
 })
 
 // JSON for API clients (Accept: application/json, or a JSON body without an HTML Accept);
@@ -58,7 +59,7 @@ export function voteRoutes(rt: Runtime) {
       if (origin && siteOrigins(rt.config).includes(origin)) set.headers['access-control-allow-origin'] = origin
       set.headers.vary = 'Origin'
       set.headers['cache-control'] = 'no-store'
-      return { ok: true as const, token: token.token, address: token.address, family: token.family, expiresAt: new Date(token.expiresAt).toISOString() }
+      return { ok: true as const, token: token.token, address: token.address, family: token.family, expiresAt: iso(token.expiresAt) }
     }, {
       publicLimited: true,
       response: AddressTokenBody,
@@ -84,8 +85,8 @@ export function voteRoutes(rt: Runtime) {
           Object.assign(set.headers, limitHeaders)
           return {
             ok: true as const,
-            vote: { id: vote.id, pseudo: vote.pseudo, createdAt: new Date(vote.createdAt).toISOString() },
-            nextVoteAt: new Date(nextVoteAt).toISOString(),
+            vote: { id: vote.id, pseudo: vote.pseudo, createdAt: iso(vote.createdAt) },
+            nextVoteAt: iso(nextVoteAt),
           }
         }
         // Redirect after POST: reloading the confirmation never sends the vote again.
