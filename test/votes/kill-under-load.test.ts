@@ -51,19 +51,27 @@ test('kill -9 under load: every acknowledged vote survives with its queued deliv
       acked.set(body.vote.id, { pseudo: body.vote.pseudo, createdAt: body.vote.createdAt })
     }
   }
-  const load = Promise.all(Array.from({ length: 24 }, worker))
-  // Kill once a few hundred votes have been acknowledged, with requests still in flight.
-  while (acked.size < 300) await Bun.sleep(5)
-  killed = true
-  site.proc.kill('SIGKILL')
-  await site.proc.exited
+  let loadError: unknown = null
+  const load = Promise.all(Array.from({ length: 24 }, worker)).catch((e) => { loadError = e })
+  try {
+    // Kill once a few hundred votes have been acknowledged, with requests still in flight.
+    while (acked.size < 300 && !loadError) await Bun.sleep(5)
+  } finally {
+    killed = true
+    site.proc.kill('SIGKILL')
+    await site.proc.exited
+  }
   await load
+  if (loadError) throw loadError
   expect(site.proc.signalCode).toBe('SIGKILL')
 
   // The restart opens the database after the crash (WAL recovery) and serves again.
   const again = await startServer(configPath)
-  expect((await fetch(`${again.url}/api/v1/health`)).status).toBe(200)
-  expect(await stopServer(again)).toBe(0)
+  try {
+    expect((await fetch(`${again.url}/api/v1/health`)).status).toBe(200)
+  } finally {
+    expect(await stopServer(again)).toBe(0)
+  }
 
   const db = openDatabase(join(dir, 'votes.db'))
   try {
