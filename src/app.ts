@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { accountRoutes } from './accounts/routes.ts'
+import { captchaRoutes } from './captcha/routes.ts'
 import { channelRoutes } from './channels/routes.ts'
 import { deliveryRoutes } from './deliveries/routes.ts'
 import { apiDocs } from './http/api-docs.ts'
@@ -8,10 +9,12 @@ import { serverRoutes } from './servers/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
+import { pageRoutes } from './pages/routes.ts'
 import type { Runtime } from './runtime.ts'
 import { statsRoutes } from './stats/routes.ts'
 import { vendorRoutes } from './stats/vendor-routes.ts'
 import { verificationRoutes } from './votes/verification-routes.ts'
+import { voteRoutes } from './votes/routes.ts'
 
 // Mounts the feature modules; no logic lives here. Async because the static plugin lists the
 // embedded files before it can route them.
@@ -29,5 +32,8 @@ export async function createApp(rt: Runtime) {
     .use(statsRoutes(rt))
     .use(vendorRoutes())
     .use(verificationRoutes(rt))
+    .use(pageRoutes(rt))
+    .use(voteRoutes(rt))
+    .use(captchaRoutes(rt))
 }
 export type App = Awaited<ReturnType<typeof createApp>>

@@ -2,6 +2,7 @@ import type { Database } from 'bun:sqlite'
 import { HashGate } from './accounts/hash-gate.ts'
 import { sessionsRepo, settingsRepo, usersRepo } from './accounts/repo.ts'
 import { FAILED_LOGIN_WINDOW_MS } from './accounts/service.ts'
+import { captchaRepo } from './captcha/repo.ts'
 import { channelsRepo } from './channels/repo.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config/load.ts'
@@ -15,6 +16,7 @@ import { SlidingWindowLimiter } from './http/rate-limit.ts'
 import { createKeyCache } from './keys/cache.ts'
 import { keysRepo } from './keys/repo.ts'
 import { createLogger, type Logger } from './log.ts'
+import { pagesRepo } from './pages/repo.ts'
 import { rankingRepo } from './ranking/repo.ts'
 import { serversRepo } from './servers/repo.ts'
 import { statsRepo } from './stats/repo.ts'
@@ -41,6 +43,7 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
       public: new SlidingWindowLimiter(config.limits.public_per_minute),
       login: new SlidingWindowLimiter(config.accounts.login_attempts_per_minute),
       failedLogins: new SlidingWindowLimiter(config.accounts.failed_logins_per_account, FAILED_LOGIN_WINDOW_MS),
+      votes: new SlidingWindowLimiter(config.limits.vote_attempts_per_minute),
     },
     hashGate: new HashGate(config.accounts.hash_concurrency),
     users: usersRepo(db),
@@ -60,6 +63,8 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
       (jobId) => queue.hasten(jobId),
     ),
     stats: statsRepo(db),
+    captcha: captchaRepo(db),
+    pages: pagesRepo(db),
   }
 }
 export type Runtime = ReturnType<typeof createRuntime>

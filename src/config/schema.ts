@@ -140,6 +140,8 @@ export const configSchema = {
   votes: {
     interval_minutes: int(120, 'Minutes between two votes for the same server, per pseudo and per voter address.', 1, 10080),
     captcha: oneOf(['pow', 'off'], 'pow', '"pow": self-hosted proof-of-work captcha on the vote form; "off": none (trusted setups, tests).'),
+    captcha_ttl: duration('10m', 'How long a captcha challenge stays valid: it must be solved and the vote sent within this time. Each solution is accepted once.'),
+    captcha_difficulty: int(5000, 'Proof-of-work size: the browser derives between half this number and this number of PBKDF2-SHA-256 keys (1,000 iterations each), so solving time grows linearly with it.', 1, 10_000_000),
   },
   stats: {
     ping_interval_seconds: int(300, 'Seconds between two ping rounds over every listed server.', 1, 86400),
@@ -161,6 +163,7 @@ export const configSchema = {
   limits: {
     keyed_per_minute: int(600, 'Requests a minute per API key on the verification API.', 1, 1_000_000),
     public_per_minute: int(120, 'Requests a minute per client address on the public API.', 1, 1_000_000),
+    vote_attempts_per_minute: int(10, 'Vote submissions a minute per client address (an IPv6 client counts per /64), whatever their outcome.', 1, 1_000_000),
   },
   accounts: {
     open_registration: bool(true, 'Let anyone sign up as a server owner. The first account (the admin) can always be created.'),

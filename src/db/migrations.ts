@@ -5,6 +5,7 @@ import m0002 from '../../migrations/0002_votes.sql' with { type: 'text' }
 import m0003 from '../../migrations/0003_notifications.sql' with { type: 'text' }
 import m0004 from '../../migrations/0004_jobs.sql' with { type: 'text' }
 import m0005 from '../../migrations/0005_stats.sql' with { type: 'text' }
+import m0020 from '../../migrations/0020_captcha.sql' with { type: 'text' }
 import m0040 from '../../migrations/0040_delivery_series.sql' with { type: 'text' }
 import m0050 from '../../migrations/0050_stats_median.sql' with { type: 'text' }
 
@@ -19,6 +20,7 @@ export const migrations: readonly Migration[] = [
   { name: '0003_notifications', sql: m0003 },
   { name: '0004_jobs', sql: m0004 },
   { name: '0005_stats', sql: m0005 },
+  { name: '0020_captcha', sql: m0020 },
   { name: '0040_delivery_series', sql: m0040 },
   { name: '0050_stats_median', sql: m0050 },
 ]

@@ -16,9 +16,12 @@ export function registerTasks(rt: Runtime) {
     rt.limits.public.sweep(now)
     rt.limits.login.sweep(now)
     rt.limits.failedLogins.sweep(now)
+    rt.limits.votes.sweep(now)
   })
   // API keys' last_used_at, kept in memory by the key cache: at most one write a minute per key.
   rt.scheduler.every('keys.last-used', 60_000, (now) => { rt.keyCache.flush(now) })
   rt.scheduler.every('sessions.purge', 3600_000, (now) => { rt.sessions.purgeExpired(now) })
   registerStatsTasks(rt)
+  // Used captcha solutions only matter until their challenge expires.
+  rt.scheduler.every('captcha.purge', 600_000, (now) => { rt.captcha.purgeExpired(now) })
 }

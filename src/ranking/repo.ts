@@ -40,7 +40,9 @@ const FILTERED = `${RANKED}
      AND ($search IS NULL OR instr(lower(r.name), $search) > 0)`
 
 export function rankingRepo(db: Database) {
-  const page = db.prepare(`${FILTERED} ORDER BY rank LIMIT $limit OFFSET $offset`)
+  // The total rides along with the page (one evaluation of the ranking instead of two); only a
+  // page past the end needs the separate count.
+  const page = db.prepare(`SELECT *, count(*) OVER () AS total FROM (${FILTERED}) ORDER BY rank LIMIT $limit OFFSET $offset`)
   const count = db.prepare(`SELECT count(*) AS n FROM (${FILTERED})`)
   const one = db.prepare(`${RANKED} SELECT rank, id, slug, name, votes FROM ranked WHERE id = $id`)
   const top = db.prepare(`SELECT pseudo, votes FROM voter_month WHERE server_id = ? AND month = ?
@@ -58,9 +60,10 @@ export function rankingRepo(db: Database) {
     // whatever the filter.
     page(month: string, filter: RankingFilter, limit: number, offset: number) {
       const params = filterParams(month, filter)
+      const found = page.all({ ...params, limit, offset }) as (RankedServer & { total: number })[]
       return {
-        total: (count.get(params) as { n: number }).n,
-        rows: page.all({ ...params, limit, offset }) as RankedServer[],
+        total: found.length ? found[0].total : (count.get(params) as { n: number }).n,
+        rows: found.map(({ total: _, ...row }) => row as RankedServer),
       }
     },
     // The server's rank and votes in the month, or null when it is hidden or was not listed yet.

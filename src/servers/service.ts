@@ -126,3 +126,10 @@ export function ownedServer(servers: ServersRepo, user: { id: string; isAdmin: b
   if (server.ownerId !== user.id && !user.isAdmin) throw forbidden('this server belongs to another account')
   return server
 }
+
+// The server named by `slug` as the public sees it: a hidden server does not exist for them.
+export function listedServer(servers: ServersRepo, slug: string): Server {
+  const server = servers.bySlug(slug)
+  if (!server || server.hidden) throw notFound(`no server with the slug "${slug}" is listed`)
+  return server
+}

@@ -3,12 +3,12 @@ import type { Edition } from '../servers/repo.ts'
 
 // Java names: 3–16 of [A-Za-z0-9_]. Bedrock (through Geyser/Floodgate) also allows inner spaces and
 // one leading "." or "*" prefix, still at most 16 characters: NuVotifier refuses longer names.
-const JAVA = /^[A-Za-z0-9_]{3,16}$/
-const BEDROCK = /^[.*]?[A-Za-z0-9_](?:[A-Za-z0-9_ ]*[A-Za-z0-9_])?$/
+export const JAVA_PSEUDO = /^[A-Za-z0-9_]{3,16}$/
+export const BEDROCK_PSEUDO = /^[.*]?[A-Za-z0-9_](?:[A-Za-z0-9_ ]*[A-Za-z0-9_])?$/
 
 export function isValidPseudo(pseudo: string, edition: Edition): boolean {
-  if (edition === 'java') return JAVA.test(pseudo)
-  return pseudo.length >= 3 && pseudo.length <= 16 && BEDROCK.test(pseudo)
+  if (edition === 'java') return JAVA_PSEUDO.test(pseudo)
+  return pseudo.length >= 3 && pseudo.length <= 16 && BEDROCK_PSEUDO.test(pseudo)
 }
 
 export function checkPseudo(pseudo: string, edition: Edition): string {

@@ -22,7 +22,7 @@ describe('configuration', () => {
     expect(c.http.port).toBe(8080)
     expect(c.votes.interval_minutes).toBe(120)
     expect(c.deliveries.retry_delays).toEqual([60e3, 300e3, 900e3, 1800e3, 3600e3, 7200e3, 18000e3])
-    expect(c.limits).toEqual({ keyed_per_minute: 600, public_per_minute: 120 })
+    expect(c.limits).toMatchObject({ keyed_per_minute: 600, public_per_minute: 120 })
     expect(c.servers.modes).toContain('skyblock')
     expect(Object.isFrozen(c) && Object.isFrozen(c.http)).toBe(true)
   })

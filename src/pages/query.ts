@@ -1,0 +1,59 @@
+import type { Config } from '../config/load.ts'
+import { invalidParameter } from '../http/errors.ts'
+import { isMonth } from '../ranking/repo.ts'
+import type { Edition } from '../servers/repo.ts'
+import { monthOf } from '../votes/repo.ts'
+
+// Query parameters of the public pages. A bad value is a 400 with a message naming it, which the
+// page routes show as a friendly page (never a stack, never a JSON body to a browser).
+
+export type Query = Record<string, string | string[] | undefined>
+
+// One value of a parameter: "" when absent; a parameter given twice is a mistake worth saying.
+function one(query: Query, name: string): string {
+  const v = query[name]
+  if (Array.isArray(v)) throw invalidParameter(`${name} must be given once`)
+  return (v ?? '').trim()
+}
+
+// The UTC month to show: the current one by default, any earlier one on request.
+export function monthParam(query: Query, now: number): string {
+  const current = monthOf(now)
+  const v = one(query, 'month')
+  if (v === '') return current
+  if (!isMonth(v) || v > current) throw invalidParameter(`month must be a month written YYYY-MM, up to the current month (${current})`)
+  return v
+}
+
+export function editionParam(query: Query): Edition | undefined {
+  const v = one(query, 'edition')
+  if (v === '') return undefined
+  if (v !== 'java' && v !== 'bedrock') throw invalidParameter('edition must be "java" or "bedrock"')
+  return v
+}
+
+export function modeParam(query: Query, config: Config): string | undefined {
+  const v = one(query, 'mode')
+  if (v === '') return undefined
+  if (!config.servers.modes.includes(v)) throw invalidParameter(`mode must be one of: ${config.servers.modes.join(', ')}`)
+  return v
+}
+
+export const SEARCH_MAX = 64
+
+export function searchParam(query: Query): string | undefined {
+  const v = one(query, 'search')
+  if (v.length > SEARCH_MAX) throw invalidParameter(`search must be at most ${SEARCH_MAX} characters long`)
+  return v || undefined
+}
+
+export function pageParam(query: Query): number {
+  const v = one(query, 'page')
+  if (v === '') return 1
+  if (!/^[1-9]\d{0,5}$/.test(v)) throw invalidParameter('page must be a whole number from 1')
+  return Number(v)
+}
+
+// The pseudo to pre-fill on the vote page: shown as given (escaped), at most 16 characters
+// like any valid name, so an absurd link cannot blow up the form.
+export const pseudoParam = (query: Query) => one(query, 'pseudo').slice(0, 16)

@@ -1,0 +1,110 @@
+import type { Runtime } from '../runtime.ts'
+import type { RankingFilter } from '../ranking/repo.ts'
+import { monthOf } from '../votes/repo.ts'
+import { formatCount, formatMonth, shiftMonth } from './format.ts'
+import { html, type Html } from './html.ts'
+import { renderLayout } from './layout.ts'
+import { editionParam, modeParam, monthParam, pageParam, SEARCH_MAX, searchParam, type Query } from './query.ts'
+import type { ServerStatus } from './repo.ts'
+
+export const PAGE_SIZE = 50
+
+type Deps = Pick<Runtime, 'config' | 'clock' | 'ranking' | 'pages'>
+
+// A link to the ranking with these parameters; defaults are left out so every view has one URL.
+function rankingHref(p: { month?: string; current: string; filter: RankingFilter; page?: number }): string {
+  const q = new URLSearchParams()
+  if (p.filter.search) q.set('search', p.filter.search)
+  if (p.filter.edition) q.set('edition', p.filter.edition)
+  if (p.filter.mode) q.set('mode', p.filter.mode)
+  if (p.month && p.month !== p.current) q.set('month', p.month)
+  if (p.page && p.page > 1) q.set('page', String(p.page))
+  const s = q.toString()
+  return s ? `/?${s}` : '/'
+}
+
+export function renderPlayers(status: ServerStatus | null): Html {
+  if (!status) return html`<span class="status status-unknown">not measured yet</span>`
+  if (!status.online) return html`<span class="status status-offline">offline</span>`
+  return html`<span class="status status-online">${formatCount(status.playersOnline)}<span class="muted"> / ${formatCount(status.playersMax)}</span></span>`
+}
+
+export const editionLabel = (e: string) => (e === 'java' ? 'Java' : 'Bedrock')
+
+export function renderPills(edition: string, modes: string[]): Html {
+  return html`<span class="pills"><span class="pill pill-${edition}">${editionLabel(edition)}</span>${modes.map((m) => html`<span class="pill">${m}</span>`)}</span>`
+}
+
+export function renderRankingPage(deps: Deps, query: Query): string {
+  const { config } = deps
+  const current = monthOf(deps.clock.now())
+  const month = monthParam(query, deps.clock.now())
+  const filter: RankingFilter = { edition: editionParam(query), mode: modeParam(query, config), search: searchParam(query) }
+  const page = pageParam(query)
+  const { total, rows } = deps.ranking.page(month, filter, PAGE_SIZE, (page - 1) * PAGE_SIZE)
+  const listings = deps.pages.listings(rows.map((r) => r.id))
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE))
+  const filtered = Boolean(filter.edition || filter.mode || filter.search)
+  const isCurrent = month === current
+  const label = formatMonth(month)
+  const href = (over: { month?: string; page?: number }) => rankingHref({ current, filter, month, ...over })
+  const first = (page - 1) * PAGE_SIZE + 1
+
+  const table = rows.length
+    ? html`<table class="table">
+  <caption>${filtered ? 'Matching servers' : 'Servers'} ${formatCount(first)}–${formatCount(first + rows.length - 1)} of ${formatCount(total)}, by votes in ${label}</caption>
+  <thead><tr><th scope="col" class="num">Rank</th><th scope="col">Server</th><th scope="col" class="hide-narrow">Players now</th><th scope="col" class="num">Votes</th></tr></thead>
+  <tbody>
+${rows.map((r, i) => html`<tr>
+    <td class="num">${r.rank}</td>
+    <td><a href="/serveur/${r.slug}${isCurrent ? '' : `?month=${month}`}">${r.name}</a>${renderPills(listings[i].edition, listings[i].modes)}</td>
+    <td class="hide-narrow">${renderPlayers(listings[i].status)}</td>
+    <td class="num">${formatCount(r.votes)}</td>
+  </tr>
+`)}  </tbody>
+</table>`
+    : html`<p class="notice">${total > 0 ? html`There is no page ${page}. <a href="${href({ page: 1 })}">Back to the first page</a>.` : filtered ? 'No server matches these filters.' : 'No server is listed yet.'}</p>`
+
+  const body = html`<h1>${isCurrent ? 'Minecraft server ranking' : `Minecraft server ranking, ${label}`}</h1>
+<p class="muted">Servers ranked by the votes of their players in ${label} (UTC). ${isCurrent ? 'The count restarts on the 1st of every month.' : 'This month is over; its ranking is kept as it ended.'}</p>
+
+<section id="global-players" class="stats-slot" data-range="24h" aria-label="Players online on all listed servers"></section>
+
+<form class="card filters" method="get" action="/" role="search" aria-label="Filter the ranking">
+  <div class="field"><label for="search">Server name</label><input id="search" name="search" type="search" maxlength="${SEARCH_MAX}" value="${filter.search ?? ''}" placeholder="e.g. valley"></div>
+  <div class="field"><label for="edition">Edition</label><select id="edition" name="edition">
+    <option value="">All editions</option>
+    ${(['java', 'bedrock'] as const).map((e) => html`<option value="${e}"${filter.edition === e ? html` selected` : ''}>${editionLabel(e)}</option>`)}
+  </select></div>
+  <div class="field"><label for="mode">Game mode</label><select id="mode" name="mode">
+    <option value="">All modes</option>
+    ${config.servers.modes.map((m) => html`<option value="${m}"${filter.mode === m ? html` selected` : ''}>${m}</option>`)}
+  </select></div>
+  ${isCurrent ? '' : html`<input type="hidden" name="month" value="${month}">`}
+  <button type="submit" class="button-primary">Filter</button>
+</form>
+
+<nav class="month-nav" aria-label="Months">
+  <a href="${href({ month: shiftMonth(month, -1), page: 1 })}" rel="nofollow">← ${formatMonth(shiftMonth(month, -1))}</a>
+  ${isCurrent ? '' : html`<a href="${href({ month: shiftMonth(month, 1), page: 1 })}">${formatMonth(shiftMonth(month, 1))} →</a>`}
+  ${filtered ? html`<a href="${rankingHref({ current, filter: {}, month })}">Clear the filters</a>` : ''}
+</nav>
+
+${table}
+
+${pages > 1 ? html`<nav class="pager" aria-label="Pages">
+  ${page > 1 ? html`<a class="button" rel="prev" href="${href({ page: page - 1 })}">← Previous</a>` : html`<span></span>`}
+  <span class="muted">Page ${page} of ${pages}</span>
+  ${page < pages ? html`<a class="button" rel="next" href="${href({ page: page + 1 })}">Next →</a>` : html`<span></span>`}
+</nav>` : ''}`
+
+  const description = isCurrent
+    ? `The best Minecraft servers of ${label}, ranked by their players' votes. Find a Java or Bedrock server by game mode, see who is online, and vote for your favourite.`
+    : `The Minecraft server ranking of ${label}, by players' votes.`
+  return renderLayout(config, {
+    title: isCurrent ? config.site.name : `Ranking of ${label}`,
+    description,
+    path: rankingHref({ current, filter, month, page }),
+    noindex: filtered,
+  }, body)
+}

@@ -1,0 +1,95 @@
+import type { Runtime } from '../runtime.ts'
+import type { Server } from '../servers/repo.ts'
+import { serverAddress } from '../servers/view.ts'
+import { monthOf } from '../votes/repo.ts'
+import { formatCount, formatMonth, formatUtc, shiftMonth } from './format.ts'
+import { html, safeUrl } from './html.ts'
+import { renderLayout, summarize } from './layout.ts'
+import { monthParam, type Query } from './query.ts'
+import { editionLabel, renderPills, renderPlayers } from './ranking-page.ts'
+import type { ServerStatus } from './repo.ts'
+
+type Deps = Pick<Runtime, 'config' | 'clock' | 'ranking' | 'pages'>
+
+function renderStatus(status: ServerStatus | null) {
+  if (!status) return html`<span class="status status-unknown">Not measured yet</span>`
+  const when = html`<span class="muted">(checked ${formatUtc(status.lastPingAt)})</span>`
+  return status.online
+    ? html`<span class="status status-online">Online</span>, ${formatCount(status.playersOnline)} / ${formatCount(status.playersMax)} players ${when}`
+    : html`<span class="status status-offline">Offline</span> ${when}`
+}
+
+export function renderServerPage(deps: Deps, server: Server, query: Query): string {
+  const { config } = deps
+  const current = monthOf(deps.clock.now())
+  const month = monthParam(query, deps.clock.now())
+  const isCurrent = month === current
+  const label = formatMonth(month)
+  const ranked = deps.ranking.rankOf(server.id, month)
+  const top = deps.ranking.topVoters(server.id, month, 10)
+  const status = deps.pages.statusOf(server.num)
+  const website = server.website ? safeUrl(server.website) : null
+  const address = serverAddress(server)
+  const base = `/serveur/${server.slug}`
+  const monthHref = (m: string) => (m === current ? base : `${base}?month=${m}`)
+
+  const body = html`<nav class="muted" aria-label="Breadcrumb"><a href="/">Ranking</a> › ${server.name}</nav>
+
+<section class="card">
+  <h1>${server.name}</h1>
+  ${renderPills(server.edition, server.modes)}
+  <p>${ranked
+    ? html`<strong>Rank ${ranked.rank}</strong> in ${label} with <strong>${formatCount(ranked.votes)}</strong> ${ranked.votes === 1 ? 'vote' : 'votes'}.`
+    : html`Not listed in ${label}.`}</p>
+  <p><a class="button button-primary" href="${base}/voter">Vote for ${server.name}</a></p>
+</section>
+
+<section class="card" aria-labelledby="join">
+  <h2 id="join">Join the server</h2>
+  <div class="copy-field">
+    <code id="server-address">${address}</code>
+    <button type="button" class="button-small" data-copy="server-address" hidden>Copy address</button>
+    <span class="muted" data-copy-status="server-address" role="status" aria-live="polite"></span>
+  </div>
+  <dl class="facts">
+    <dt>Edition</dt><dd>${editionLabel(server.edition)}</dd>
+    <dt>Version</dt><dd>${server.version || html`<span class="muted">not given</span>`}</dd>
+    <dt>Game modes</dt><dd>${server.modes.length ? server.modes.join(', ') : html`<span class="muted">not given</span>`}</dd>
+    <dt>Website</dt><dd>${website ? html`<a href="${website}" rel="nofollow ugc noopener">${website}</a>` : html`<span class="muted">none</span>`}</dd>
+    <dt>Status</dt><dd>${renderStatus(status)}</dd>
+    <dt>All-time votes</dt><dd>${formatCount(deps.ranking.totalVotes(server.id))}</dd>
+  </dl>
+</section>
+
+${server.description ? html`<section class="card" aria-labelledby="about">
+  <h2 id="about">About</h2>
+  <p class="description">${server.description}</p>
+</section>` : ''}
+
+<section id="history" class="card stats-slot" data-slug="${server.slug}" aria-labelledby="history-title">
+  <h2 id="history-title">Players over time</h2>
+  <p class="muted">Now: ${renderPlayers(status)}</p>
+</section>
+
+<section class="card" aria-labelledby="top-voters">
+  <h2 id="top-voters">Top voters, ${label}</h2>
+  ${top.length
+    ? html`<table class="table"><thead><tr><th scope="col" class="num">#</th><th scope="col">Player</th><th scope="col" class="num">Votes</th></tr></thead><tbody>
+${top.map((v, i) => html`<tr><td class="num">${i + 1}</td><td>${v.pseudo}</td><td class="num">${formatCount(v.votes)}</td></tr>
+`)}</tbody></table>`
+    : html`<p class="muted">No vote ${isCurrent ? 'yet this month. Be the first!' : `in ${label}.`}</p>`}
+  <nav class="month-nav" aria-label="Months">
+    <a href="${monthHref(shiftMonth(month, -1))}" rel="nofollow">← ${formatMonth(shiftMonth(month, -1))}</a>
+    ${isCurrent ? '' : html`<a href="${monthHref(shiftMonth(month, 1))}">${formatMonth(shiftMonth(month, 1))} →</a>`}
+  </nav>
+</section>`
+
+  return renderLayout(config, {
+    title: `${server.name}: Minecraft ${editionLabel(server.edition)} server`,
+    description: server.description
+      ? summarize(server.description)
+      : `${server.name}, a Minecraft ${editionLabel(server.edition)} server${server.modes.length ? ` (${server.modes.join(', ')})` : ''}. Address ${address}. Vote for it and see who plays.`,
+    path: isCurrent ? base : `${base}?month=${month}`,
+    scripts: ['/assets/site.js'],
+  }, body)
+}

@@ -1,0 +1,49 @@
+import { checkCaptcha, type CaptchaDeps } from '../captcha/service.ts'
+import type { Config } from '../config/load.ts'
+import { forbidden } from '../http/errors.ts'
+import type { Server } from '../servers/repo.ts'
+import { readAddressToken } from './address-token.ts'
+import type { GroupCommit } from './group-commit.ts'
+import { checkPseudo } from './pseudo.ts'
+import { recordVote, type RecordedVote, type VoteDeps } from './service.ts'
+
+// A vote sent by a player through the vote form (or its JSON twin): the checks in front of
+// recordVote, cheapest first, so that a mistyped name does not burn a solved captcha.
+
+export interface VoteForm {
+  pseudo?: unknown
+  altcha?: unknown
+  ipv4Token?: unknown
+  ipv6Token?: unknown
+}
+
+export type CastDeps = VoteDeps & CaptchaDeps
+
+const text = (v: unknown) => (typeof v === 'string' ? v : '')
+
+// The origins the vote form is served from: the site, and its single-family hosts when
+// dual-stack capture is configured (a player may have landed on one of them).
+export const siteOrigins = (config: Config) =>
+  [config.site.base_url, config.site.ipv4_url, config.site.ipv6_url].filter(Boolean).map((u) => new URL(u).origin)
+
+// A vote is a state change a hostile page could make a visitor's browser send (each visitor
+// being a fresh pseudo and address, that is vote stuffing). Browsers send Origin with every
+// cross-site POST: a present Origin must be one of the site's own. Requests without Origin are
+// not from a browser page of another site, and meet the captcha and the limits like any other.
+export function checkVoteOrigin(request: Request, config: Config): void {
+  const origin = request.headers.get('origin')
+  const crossSite = origin !== null ? !siteOrigins(config).includes(origin) : request.headers.get('sec-fetch-site') === 'cross-site'
+  if (crossSite) throw forbidden('cross-site vote refused: votes are only accepted from this site\'s own vote page')
+}
+
+// `commit` writes the vote (src/votes/group-commit.ts); it resolves once the vote is durable.
+export async function castVote(deps: CastDeps, commit: GroupCommit, server: Server, form: VoteForm, address: string | null): Promise<RecordedVote> {
+  const pseudo = checkPseudo(text(form.pseudo).trim(), server.edition)
+  const addresses = [address]
+  const now = deps.clock.now()
+  const { ipv4_url, ipv6_url } = deps.config.site
+  if (ipv4_url && text(form.ipv4Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv4Token), 4, now, 'ipv4Token'))
+  if (ipv6_url && text(form.ipv6Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv6Token), 6, now, 'ipv6Token'))
+  if (deps.config.votes.captcha === 'pow') await checkCaptcha(deps, text(form.altcha) || undefined)
+  return commit(() => recordVote(deps, server, pseudo, addresses))
+}

@@ -1,0 +1,21 @@
+// The baseline of votes.bench.ts: a bare Bun.serve that does one SQLite insert per POST, on a
+// database opened with the site's own pragmas (WAL, synchronous=NORMAL). Prints its port.
+import { join } from 'node:path'
+import { openDatabase } from '../../src/db/open.ts'
+
+const db = openDatabase(join(process.argv[2], 'bare.db'))
+db.run('CREATE TABLE IF NOT EXISTS vote (id TEXT PRIMARY KEY, pseudo TEXT NOT NULL, created_at INTEGER NOT NULL)')
+const insert = db.prepare('INSERT INTO vote (id, pseudo, created_at) VALUES (?, ?, ?)')
+const server = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  async fetch(req) {
+    const { pseudo } = (await req.json()) as { pseudo: string }
+    const id = Bun.randomUUIDv7()
+    const createdAt = Date.now()
+    insert.run(id, pseudo, createdAt)
+    return Response.json({ ok: true, vote: { id, pseudo, createdAt: new Date(createdAt).toISOString() } }, { status: 201 })
+  },
+})
+console.log(server.port)
+process.on('SIGTERM', () => { server.stop(true); db.close(); process.exit(0) })

@@ -1,0 +1,59 @@
+// The ranking page `/` with 1,000 listed servers and 100,000 votes this month: render time of the
+// whole request (routing, ranking query, the page's listings, HTML, layout) through the app,
+// in-process. Baselines measured in the same run: the ranking query alone (what any page of the
+// ranking must run) and the app's trivial health route (the framework's floor).
+import { createUser } from '../../src/accounts/service.ts'
+import { writeTx } from '../../src/db/open.ts'
+import { newId } from '../../src/ids.ts'
+import { ipKey } from '../../src/net/ip.ts'
+import { createServer } from '../../src/servers/service.ts'
+import { cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+import { fmt, report, summarize, timeEach } from './lib.ts'
+
+const SERVERS = 1000
+const VOTES = 100_000
+const RUNS = 400
+
+// Servers listed since October (so that October has a ranking too), votes in November.
+const rt = testRuntime({}, Date.UTC(2026, 9, 1))
+const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'bench@example.com', password: 'correct horse battery' })
+const modes = rt.config.servers.modes
+const servers = Array.from({ length: SERVERS }, (_, i) => createServer(rt, owner.id, {
+  name: `Server ${i} ${['Valley', 'Craft', 'Realm', 'Isles'][i % 4]}`, host: `play${i}.example.com`,
+  edition: i % 5 === 0 ? 'bedrock' : 'java', modes: [modes[i % modes.length], modes[(i * 7 + 3) % modes.length]].filter((m, j, a) => a.indexOf(m) === j),
+  description: `A friendly server number ${i}.`,
+}))
+rt.clock.set(Date.UTC(2026, 10, 28, 12))
+// Votes spread over the month with a long tail (a few big servers, many small ones), written
+// through the votes repo so that the month counters are exactly what recordVote keeps.
+const start = Date.UTC(2026, 10, 1)
+writeTx(rt.db, () => {
+  for (let i = 0; i < VOTES; i++) {
+    const s = servers[Math.floor(SERVERS * Math.pow(Math.random(), 3))]
+    const pseudo = `player${i}`
+    const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
+    rt.votes.insert({ id: newId(), serverId: s.id, pseudo, pseudoKey: pseudo, createdAt: start + i * 20_000 },
+      [{ ipKey: ipKey(address)!, address }])
+  }
+  const status = rt.db.prepare('INSERT INTO server_status (server_num, online, players_online, players_max, last_ping_at) VALUES (?, ?, ?, 100, ?)')
+  for (const s of servers) status.run(s.num, s.num % 7 === 0 ? 0 : 1, s.num % 90, rt.clock.now())
+})
+
+const app = await testApp(rt)
+const get = async (path: string) => {
+  const r = await app.handle(new Request(`http://localhost${path}`))
+  if (r.status !== 200) throw new Error(`${path} answered ${r.status}`)
+  await r.text()
+}
+const health = summarize(await timeEach(RUNS, () => get('/api/v1/health')))
+const query = summarize(await timeEach(RUNS, () => rt.ranking.page('2026-11', {}, 50, 0)))
+const row = (request: string, s: ReturnType<typeof summarize>) => ({
+  request, 'p50 ms': fmt(s.p50, 3), 'p90 ms': fmt(s.p90, 3), 'p99 ms': fmt(s.p99, 3), 'p50 / ranking query': fmt(s.p50 / query.p50),
+})
+const rows = [row('GET /api/v1/health (framework floor)', health), row('rt.ranking.page() alone (baseline)', query)]
+for (const path of ['/', '/?page=10', '/?mode=survival', '/?edition=bedrock&search=valley', '/?month=2026-10', `/serveur/${servers[0].slug}`]) {
+  rows.push(row(`GET ${path}`, summarize(await timeEach(RUNS, () => get(path)))))
+}
+report(`Public pages with ${SERVERS} servers and ${VOTES.toLocaleString('en-US')} votes this month (in-process, ${RUNS} requests each)`, rows)
+cleanupTemp()
+process.exit(0)

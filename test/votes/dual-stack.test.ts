@@ -1,0 +1,84 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { onFreeDualStackPort } from '../real-server.ts'
+
+afterAll(cleanupTemp)
+
+
+describe('dual-stack capture on a real listener (127.0.0.1 and ::1)', () => {
+  test('the vote records the IPv4 and the IPv6 address; tokens are checked for signature, expiry and family', async () => {
+    const { port, rt, app } = await onFreeDualStackPort(async (port) => {
+      const site = { base_url: `http://localhost:${port}`, ipv4_url: `http://127.0.0.1:${port}`, ipv6_url: `http://[::1]:${port}` }
+      const rt = testRuntime({ site })
+      return { port, rt, app: (await testApp(rt)).listen({ hostname: '::', port }) }
+    })
+    const base = `http://localhost:${port}`
+    const v4 = `http://127.0.0.1:${port}`
+    const v6 = `http://[::1]:${port}`
+    const { server } = await seedServer(rt, { name: 'Emerald Valley' })
+    const other = (await seedServer(rt, { name: 'Other Place' })).server
+    try {
+      // The vote page hands both single-family URLs to its script.
+      const page = await (await call(app, 'GET', `/serveur/${server.slug}/voter`)).text()
+      expect(page).toContain(`data-ipv4-url="${v4}" data-ipv6-url="${v6}"`)
+      expect(page).toContain('<input type="hidden" name="ipv4Token" value=""><input type="hidden" name="ipv6Token" value="">')
+
+      const token = async (url: string, origin = base) => {
+        const r = await fetch(`${url}/api/v1/vote-token`, { headers: { origin } })
+        expect(r.status).toBe(200)
+        return { cors: r.headers.get('access-control-allow-origin'), body: await r.json() }
+      }
+      const t4 = await token(v4)
+      const t6 = await token(v6)
+      expect(t4.cors).toBe(base)
+      expect(t4.body).toMatchObject({ ok: true, family: 4, address: '127.0.0.1' })
+      expect(t6.body).toMatchObject({ ok: true, family: 6, address: '::1' })
+      expect((await token(v4, 'https://evil.example')).cors).toBeNull()
+
+      const vote = (url: string, slug: string, body: Record<string, string>) =>
+        fetch(`${url}/serveur/${slug}/voter`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', origin: base }, body: JSON.stringify(body) })
+
+      const ok = await vote(v4, server.slug, { pseudo: 'Steve', ipv4Token: t4.body.token, ipv6Token: t6.body.token })
+      expect(ok.status).toBe(201)
+      const { vote: recorded } = await ok.json()
+      expect(rt.db.query('SELECT ip_key AS k FROM vote_address WHERE vote_id = ? ORDER BY ip_key').all(recorded.id))
+        .toEqual([{ k: '4:127.0.0.1' }, { k: '6:0000000000000000' }])
+
+      // Another name from the IPv6 side is the same voter.
+      const again = await vote(v6, server.slug, { pseudo: 'Alex' })
+      expect(again.status).toBe(429)
+      expect((await again.json()).error.code).toBe('VOTE_TOO_SOON')
+
+      const refused = async (body: Record<string, string>, message: string) => {
+        const r = await vote(v6, other.slug, { pseudo: 'Notch', ...body })
+        expect(r.status).toBe(400)
+        expect((await r.json()).error.message).toBe(message)
+      }
+      await refused({ ipv4Token: t6.body.token }, 'ipv4Token does not carry an IPv4 address')
+      await refused({ ipv6Token: t4.body.token }, 'ipv6Token does not carry an IPv6 address')
+      const [body, mac] = t4.body.token.split('.')
+      const forgedBody = Buffer.from('198.51.100.1|99999999999999').toString('base64url')
+      await refused({ ipv4Token: `${forgedBody}.${mac}` }, 'ipv4Token is not a token issued by this site')
+      await refused({ ipv4Token: `${body}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}` }, 'ipv4Token is not a token issued by this site')
+      await refused({ ipv4Token: 'garbage' }, 'ipv4Token is not a token issued by this site')
+      rt.clock.advance(10 * 60_000 + 1)
+      await refused({ ipv4Token: t4.body.token }, 'ipv4Token expired: reload the vote page')
+      expect((rt.db.query('SELECT count(*) AS n FROM vote WHERE server_id = ?').get(other.id) as { n: number }).n).toBe(0)
+    } finally {
+      await app.stop()
+    }
+  })
+
+  test('without ipv4_url / ipv6_url the connecting address alone is kept', async () => {
+    const rt = testRuntime({ http: { trust_proxy: true } })
+    const { server } = await seedServer(rt)
+    const app = await testApp(rt)
+    const page = await (await call(app, 'GET', `/serveur/${server.slug}/voter`)).text()
+    expect(page).not.toContain('data-ipv4-url')
+    const r = await call(app, 'POST', `/serveur/${server.slug}/voter`, {
+      body: { pseudo: 'Steve', ipv6Token: 'anything' }, headers: { accept: 'application/json', 'x-forwarded-for': '203.0.113.9' },
+    })
+    expect(r.status).toBe(201)
+    expect(rt.db.query('SELECT ip_key AS k FROM vote_address').all()).toEqual([{ k: '4:203.0.113.9' }])
+  })
+})

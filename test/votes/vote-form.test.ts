@@ -1,0 +1,182 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import type { ConfigInput } from '../../src/config/load.ts'
+import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+
+afterAll(cleanupTemp)
+
+// Votes arrive through the real route; the voter's address comes from X-Forwarded-For (trusted
+// proxy on), as in-process requests have no socket.
+async function setUp(input: ConfigInput = {}, start?: number) {
+  const rt = testRuntime({ ...input, http: { trust_proxy: true, ...input.http } }, start)
+  const { server } = await seedServer(rt, { name: 'Emerald Valley' })
+  const app = await testApp(rt)
+  const post = (pseudo: string, address: string, opts: { slug?: string; headers?: Record<string, string> } = {}) =>
+    call(app, 'POST', `/serveur/${opts.slug ?? server.slug}/voter`, {
+      body: { pseudo }, headers: { accept: 'application/json', 'x-forwarded-for': `10.9.9.9, ${address}`, ...opts.headers },
+    })
+  const form = (body: string, address: string, headers: Record<string, string> = {}) =>
+    call(app, 'POST', `/serveur/${server.slug}/voter`, {
+      body, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'x-forwarded-for': address, ...headers },
+    })
+  return { rt, server, app, post, form }
+}
+
+const count = (rt: ReturnType<typeof testRuntime>, sql: string, ...args: string[]) => (rt.db.query(sql).get(...args) as { n: number }).n
+
+describe('POST /serveur/{slug}/voter (JSON)', () => {
+  test('a good vote: 201 with the vote and nextVoteAt; stored with the right-most forwarded address', async () => {
+    const { rt, server, post } = await setUp()
+    const r = await post('Steve', '203.0.113.7')
+    expect(r.status).toBe(201)
+    const body = await r.json()
+    const now = rt.clock.now()
+    expect(body).toEqual({
+      ok: true,
+      vote: { id: expect.any(String), pseudo: 'Steve', createdAt: new Date(now).toISOString() },
+      nextVoteAt: new Date(now + 120 * 60_000).toISOString(),
+    })
+    expect(r.headers.get('ratelimit-limit')).toBe('10')
+    expect(rt.db.query('SELECT v.id, v.server_id AS s, a.address FROM vote v JOIN vote_address a ON a.vote_id = v.id').all())
+      .toEqual([{ id: body.vote.id, s: server.id, address: '203.0.113.7' }])
+  })
+
+  test('a second vote inside the interval is refused by pseudo and by address, with nextVoteAt', async () => {
+    const { rt, post } = await setUp()
+    const first = await (await post('Steve', '203.0.113.7')).json()
+    rt.clock.advance(30 * 60_000)
+    for (const [pseudo, address] of [['steve', '198.51.100.1'], ['Alex', '203.0.113.7']]) {
+      const r = await post(pseudo, address)
+      expect(r.status).toBe(429)
+      expect(r.headers.get('retry-after')).toBe(String(90 * 60))
+      const body = await r.json()
+      expect(body.ok).toBe(false)
+      expect(body.error.code).toBe('VOTE_TOO_SOON')
+      expect(body.nextVoteAt).toBe(first.nextVoteAt)
+    }
+    expect(count(rt, 'SELECT count(*) AS n FROM vote')).toBe(1)
+    rt.clock.set(Date.parse(first.nextVoteAt))
+    expect((await post('Steve', '203.0.113.7')).status).toBe(201)
+  })
+
+  test('the same pseudo may vote for another server', async () => {
+    const { rt, post } = await setUp()
+    const other = (await seedServer(rt, { name: 'Other Place' })).server
+    expect((await post('Steve', '203.0.113.7')).status).toBe(201)
+    expect((await post('Steve', '203.0.113.7', { slug: other.slug })).status).toBe(201)
+  })
+
+  test('bad pseudos are refused with INVALID_PARAMETER naming pseudo', async () => {
+    const { rt, post } = await setUp()
+    for (const bad of ['', 'ab', 'a'.repeat(17), 'has space', 'Stéve', '<script>', '.Steve']) {
+      const r = await post(bad, '203.0.113.7')
+      expect(r.status).toBe(400)
+      const body = await r.json()
+      expect(body.error.code).toBe('INVALID_PARAMETER')
+      expect(body.error.message).toStartWith('pseudo must be')
+    }
+    expect(count(rt, 'SELECT count(*) AS n FROM vote')).toBe(0)
+  })
+
+  test('unknown or hidden server: 404 NOT_FOUND', async () => {
+    const { rt, server, post } = await setUp()
+    const r = await post('Steve', '203.0.113.7', { slug: 'no-such-server' })
+    expect(r.status).toBe(404)
+    expect((await r.json()).error.code).toBe('NOT_FOUND')
+    rt.db.run('UPDATE server SET hidden = 1 WHERE id = ?', [server.id])
+    expect((await post('Steve', '203.0.113.7')).status).toBe(404)
+  })
+
+  test('a cross-site Origin is refused (vote stuffing through visitors\' browsers); the site\'s own is accepted', async () => {
+    const { rt, post } = await setUp({ site: { base_url: 'https://vote.example.org' } })
+    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: 'http://vote.example.org' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
+      const r = await post('Steve', '203.0.113.7', { headers })
+      expect(r.status).toBe(403)
+      expect((await r.json()).error.code).toBe('FORBIDDEN')
+    }
+    expect(count(rt, 'SELECT count(*) AS n FROM vote')).toBe(0)
+    expect((await post('Steve', '203.0.113.7', { headers: { origin: 'https://vote.example.org' } })).status).toBe(201)
+  })
+
+  test('vote attempts are limited per address, whatever their outcome', async () => {
+    const { rt, post } = await setUp({ limits: { vote_attempts_per_minute: 3 } })
+    expect((await post('Steve', '203.0.113.7')).status).toBe(201)
+    expect((await post('ab', '203.0.113.7')).status).toBe(400)
+    expect((await post('Alex', '203.0.113.7')).status).toBe(429)
+    const limited = await post('Herobrine', '203.0.113.7')
+    expect(limited.status).toBe(429)
+    expect((await limited.json()).error.code).toBe('RATE_LIMITED')
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await post('Herobrine', '203.0.113.8')).status).toBe(201) // another address has its own quota
+    rt.clock.advance(60_000)
+    expect((await post('ab', '203.0.113.7')).status).toBe(400) // heard again, no longer limited
+  })
+
+  test('votes at a month boundary count in their own UTC month', async () => {
+    const { rt, server, post, app } = await setUp({}, Date.UTC(2026, 9, 31, 23, 59, 59, 999))
+    expect((await post('Steve', '203.0.113.1')).status).toBe(201)
+    rt.clock.set(Date.UTC(2026, 10, 1))
+    expect((await post('Alex', '203.0.113.2')).status).toBe(201)
+    expect((await post('Notch', '203.0.113.3')).status).toBe(201)
+    expect(rt.db.query('SELECT month, votes FROM server_month ORDER BY month').all()).toEqual([
+      { month: '2026-10', votes: 1 }, { month: '2026-11', votes: 2 },
+    ])
+    expect(rt.ranking.rankOf(server.id, '2026-10')?.votes).toBe(1)
+    // No job runs at midnight: the page simply reads the month of the clock.
+    const page = await (await call(app, 'GET', `/serveur/${server.slug}`)).text()
+    expect(page).toContain('with <strong>2</strong> votes.')
+    const october = await (await call(app, 'GET', `/serveur/${server.slug}?month=2026-10`)).text()
+    expect(october).toContain('with <strong>1</strong> vote.')
+  })
+
+  test('two votes in one millisecond get distinct, increasing times', async () => {
+    const { rt, post } = await setUp()
+    const answers = await Promise.all(['Alpha', 'Bravo', 'Charlie'].map((p, i) => post(p, `203.0.113.${i + 1}`)))
+    const times = await Promise.all(answers.map(async (r) => Date.parse((await r.json()).vote.createdAt)))
+    expect([...times].sort()).toEqual([0, 1, 2].map((i) => rt.clock.now() + i))
+  })
+
+  test('the vote and one queued delivery per configured channel are written together', async () => {
+    const { rt, server, post } = await setUp()
+    const now = rt.clock.now()
+    rt.db.run("INSERT INTO webhook (server_id, url, secret, created_at, updated_at) VALUES (?, 'https://hooks.example.com/v', 'whsec_x', ?, ?)", [server.id, now, now])
+    const { vote } = await (await post('Steve', '203.0.113.7')).json()
+    expect(rt.db.query('SELECT channel, status FROM delivery WHERE vote_id = ?').all(vote.id)).toEqual([{ channel: 'webhook', status: 'pending' }])
+    expect(count(rt, "SELECT count(*) AS n FROM job WHERE kind = 'delivery'")).toBe(1)
+  })
+})
+
+describe('POST /serveur/{slug}/voter (HTML form)', () => {
+  test('a good vote redirects to a confirmation that tells when the next vote is possible', async () => {
+    const { rt, server, form, app } = await setUp()
+    const r = await form('pseudo=Steve', '203.0.113.7')
+    expect(r.status).toBe(303)
+    const location = r.headers.get('location')!
+    expect(location).toMatch(new RegExp(`^/serveur/${server.slug}/voter\\?vote=`))
+    const page = await (await call(app, 'GET', location)).text()
+    expect(page).toContain('<strong>Thank you, Steve!</strong>')
+    expect(page).toContain(`<time datetime="${new Date(rt.clock.now() + 120 * 60_000).toISOString()}">22 November 2026, 14:00 UTC</time>`)
+    expect(page).toContain('value="Steve"')
+  })
+
+  test('a refused vote shows the form again with the reason, the typed name and the right status', async () => {
+    const { form } = await setUp()
+    await form('pseudo=Steve', '203.0.113.7')
+    const again = await form('pseudo=Alex', '203.0.113.7')
+    expect(again.status).toBe(429)
+    expect(again.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    const page = await again.text()
+    expect(page).toContain('You already voted for Emerald Valley recently')
+    expect(page).toContain('22 November 2026, 14:00 UTC')
+    expect(page).toContain('value="Alex"')
+
+    const bad = await form('pseudo=%3Cb%3E', '203.0.113.8')
+    expect(bad.status).toBe(400)
+    const badPage = await bad.text()
+    expect(badPage).toContain('pseudo must be 3 to 16 letters')
+    expect(badPage).toContain('value="&lt;b&gt;"')
+
+    const cross = await form('pseudo=Notch', '203.0.113.9', { origin: 'https://evil.example' })
+    expect(cross.status).toBe(403)
+    expect(await cross.text()).toContain('cross-site vote refused')
+  })
+})
