@@ -7,6 +7,7 @@ import { apiDocs } from './http/api-docs.ts'
 import { keyRoutes } from './keys/routes.ts'
 import { serverRoutes } from './servers/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
+import { notFoundPage } from './pages/layout.ts'
 import { healthRoutes } from './http/health.ts'
 import { assetRoutes } from './http/static.ts'
 import { pageRoutes } from './pages/routes.ts'
@@ -20,7 +21,7 @@ import { voteRoutes } from './votes/routes.ts'
 // embedded files before it can route them.
 export async function createApp(rt: Runtime) {
   return new Elysia()
-    .use(errorHandler(rt.log))
+    .use(errorHandler(rt.log, () => notFoundPage(rt.config)))
     .use(await assetRoutes())
     .use(healthRoutes())
     .use(apiDocs())

@@ -17,7 +17,12 @@ function respond(request: Request, e: ApiError): Response {
 
 // The only error mapping in the app: every failure leaves as the contract's error body (or a
 // one-line text with format=text), and nothing unexpected ever shows a stack.
-export const errorHandler = (log: Logger) =>
+// A browser asking for an unknown page (not under /api/) gets the site's HTML 404 page instead
+// of the JSON body; `notFoundPage` is handed in so this module stays free of page rendering.
+const wantsPage = (request: Request) =>
+  !new URL(request.url).pathname.startsWith('/api/') && (request.headers.get('accept') ?? '').includes('text/html')
+
+export const errorHandler = (log: Logger, notFoundPage?: () => Response) =>
   new Elysia({ name: 'http.errors' }).onError({ as: 'global' }, ({ code, error, request }) => {
     if (error instanceof ApiError) return respond(request, error)
     if (error instanceof ValidationError) {
@@ -26,7 +31,10 @@ export const errorHandler = (log: Logger) =>
       return respond(request, new ApiError(400, 'INVALID_PARAMETER', message))
     }
     if (code === 'PARSE') return respond(request, new ApiError(400, 'INVALID_PARAMETER', 'the request body could not be parsed'))
-    if (code === 'NOT_FOUND') return respond(request, new ApiError(404, 'NOT_FOUND', 'no such path'))
+    if (code === 'NOT_FOUND') {
+      if (notFoundPage && wantsPage(request)) return notFoundPage()
+      return respond(request, new ApiError(404, 'NOT_FOUND', 'no such path'))
+    }
     log.error('unhandled error', { method: request.method, url: request.url, error })
     return respond(request, new ApiError(500, 'INTERNAL', 'internal error'))
   })

@@ -106,5 +106,6 @@ ${pages > 1 ? html`<nav class="pager" aria-label="Pages">
     description,
     path: rankingHref({ current, filter, month, page }),
     noindex: filtered,
+    scripts: ['/assets/stats-widgets.js'],
   }, body)
 }

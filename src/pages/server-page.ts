@@ -66,9 +66,12 @@ ${server.description ? html`<section class="card" aria-labelledby="about">
   <p class="description">${server.description}</p>
 </section>` : ''}
 
-<section id="history" class="card stats-slot" data-slug="${server.slug}" aria-labelledby="history-title">
+<section class="card" aria-labelledby="history-title">
   <h2 id="history-title">Players over time</h2>
   <p class="muted">Now: ${renderPlayers(status)}</p>
+  <div id="history" class="stats-slot" data-slug="${server.slug}">
+    <p><a href="/api/v1/servers/${server.slug}/history?range=7d&amp;format=csv" download>Download the last 7 days as CSV</a></p>
+  </div>
 </section>
 
 <section class="card" aria-labelledby="top-voters">
@@ -90,6 +93,6 @@ ${top.map((v, i) => html`<tr><td class="num">${i + 1}</td><td>${v.pseudo}</td><t
       ? summarize(server.description)
       : `${server.name}, a Minecraft ${editionLabel(server.edition)} server${server.modes.length ? ` (${server.modes.join(', ')})` : ''}. Address ${address}. Vote for it and see who plays.`,
     path: isCurrent ? base : `${base}?month=${month}`,
-    scripts: ['/assets/site.js'],
+    scripts: ['/assets/site.js', '/assets/stats-widgets.js'],
   }, body)
 }

@@ -80,6 +80,18 @@ describe('error bodies', () => {
     expect((await call(app, 'GET', '/assets/%2e%2e/%2e%2e/package.json')).status).toBe(404)
   })
 
+  test('an unknown page asked for by a browser is the HTML 404 page; API paths and other clients keep JSON', async () => {
+    const app = await testApp(testRuntime())
+    const page = await call(app, 'GET', '/serveur/', { headers: { accept: 'text/html,application/xhtml+xml' } })
+    expect(page.status).toBe(404)
+    expect(page.headers.get('content-type')).toStartWith('text/html')
+    expect(await page.text()).toContain('Page not found')
+    const api = await call(app, 'GET', '/api/v1/nothing', { headers: { accept: 'text/html' } })
+    expect([api.status, (await api.json()).error.code]).toEqual([404, 'NOT_FOUND'])
+    const curl = await call(app, 'GET', '/nothing', { headers: { accept: '*/*' } })
+    expect(curl.headers.get('content-type')).toStartWith('application/json')
+  })
+
   test('GET /api/v1/health answers ok and the version', async () => {
     const rt = testRuntime()
     expect(await json(await call(await testApp(rt), 'GET', '/api/v1/health'))).toEqual({ status: 200, body: { ok: true, version: VERSION } })

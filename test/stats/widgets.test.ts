@@ -125,3 +125,30 @@ describe('global players', () => {
     expect(script).toContain(`const VERSION = '${version}'`)
   })
 })
+
+describe('on the real public pages', () => {
+  test('the server page draws the chart under its heading, and keeps a CSV link without JavaScript', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } })
+    const page = await context.newPage()
+    await page.goto(`${base}/serveur/${slug}`)
+    await page.waitForSelector('#history .vl-chart canvas')
+    expect(await page.textContent('#history-title')).toBe('Players over time')
+    expect(await page.getAttribute('#history .vl-csv', 'href')).toBe(`/api/v1/servers/${slug}/history?range=24h&format=csv`)
+    await context.close()
+
+    const noJs = await browser.newContext({ javaScriptEnabled: false })
+    const plain = await noJs.newPage()
+    await plain.goto(`${base}/serveur/${slug}`)
+    expect(await plain.getAttribute('#history a[download]', 'href')).toBe(`/api/v1/servers/${slug}/history?range=7d&format=csv`)
+    await noJs.close()
+  })
+
+  test('the ranking page shows the players online on all listed servers', async () => {
+    const page = await browser.newPage()
+    await page.goto(`${base}/`)
+    const now = await api('/api/v1/stats/global?range=24h')
+    const last = now.points[now.points.length - 1]
+    expect(await textOf(page, '#global-players', (t) => t.includes('players online now'))).toContain(`${format(last.avg)} players online now`)
+    await page.close()
+  })
+})
