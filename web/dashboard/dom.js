@@ -59,6 +59,7 @@ export const newId = (prefix) => `${prefix}-${++uid}`
 const dateTime = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit',
 })
+const shortTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' })
 const dayOnly = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' })
 
 export const formatTime = (iso) => `${dateTime.format(new Date(iso))} UTC`
@@ -73,10 +74,34 @@ export function relativeTime(iso, now = Date.now()) {
   return seconds > 0 ? `in ${text}` : `${text} ago`
 }
 
-// <time> with the UTC time written out and its distance from now.
-export function timeElement(iso, { withRelative = false } = {}) {
+// <time> with the UTC time written out (`short`: without the year, for tables), optionally with
+// its distance from now; the full time is its title.
+export function timeElement(iso, { short = false, withRelative = false } = {}) {
   if (!iso) return h('span', { class: 'muted' }, '—')
-  return h('time', { datetime: iso, title: formatTime(iso) }, withRelative ? `${formatTime(iso)} (${relativeTime(iso)})` : formatTime(iso))
+  const written = short ? shortTime.format(new Date(iso)) : formatTime(iso)
+  return h('time', { datetime: iso, title: formatTime(iso) }, withRelative ? `${written} (${relativeTime(iso)})` : written)
+}
+
+const NARROW = window.matchMedia('(max-width: 47.99rem)')
+
+// A table that stays a table while it fits its box and becomes one card per row when it does
+// not (a phone, a long error text): never a page that scrolls sideways. Call `refit()` after
+// changing its rows.
+export function fittedTable(table) {
+  const box = h('div', { class: 'table-fit' }, table)
+  let width = -1
+  const refit = () => {
+    table.classList.remove('as-cards')
+    if (NARROW.matches || table.scrollWidth > box.clientWidth + 1) table.classList.add('as-cards')
+  }
+  // Only a change of width matters (a height change is the table's own doing).
+  new ResizeObserver(() => {
+    if (box.clientWidth === width) return
+    width = box.clientWidth
+    refit()
+  }).observe(box)
+  box.refit = refit
+  return box
 }
 
 export const formatDuration = (ms) => (ms === null || ms === undefined ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`)

@@ -1,13 +1,13 @@
 // Administrators: every account, and every server of the site with hide / show and delete.
 import { del, get, patch, serverPath } from './api.js'
-import { announce, formatDay, h, plural, replace } from './dom.js'
+import { announce, fittedTable, formatDay, h, plural, replace } from './dom.js'
 import { actionButton } from './forms.js'
 import { cell, playersCell, rankText, serverHref } from './view-servers.js'
 
-const table = (caption, headers, rows) => h('div', { class: 'card table-card' }, h('table', { class: 'table table-cards' },
+const table = (caption, headers, rows) => h('div', { class: 'card table-card' }, fittedTable(h('table', { class: 'table' },
   h('caption', { class: 'visually-hidden' }, caption),
   h('thead', null, h('tr', null, headers.map(([label, num]) => h('th', { scope: 'col', class: num ? 'num' : null }, label)))),
-  h('tbody', null, rows)))
+  h('tbody', null, rows))))
 
 export async function renderAdminUsers(ctx, el) {
   ctx.setTitle('Users')

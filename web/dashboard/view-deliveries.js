@@ -1,7 +1,7 @@
 // The Deliveries tab: one row per attempt (newest first), filters by channel and outcome, paging,
 // Redeliver, and a refresh every few seconds while the tab is open and the page visible.
 import { get, post, serverPath } from './api.js'
-import { announce, formatDuration, formatTime, h, relativeTime, replace, timeElement } from './dom.js'
+import { announce, fittedTable, formatDuration, formatTime, h, relativeTime, replace, timeElement } from './dom.js'
 import { CHANNEL_NAMES, OUTCOMES, failureLabel } from './explain.js'
 import { actionButton, field } from './forms.js'
 import { testPanel } from './test-panel.js'
@@ -25,7 +25,7 @@ function details(d) {
 function nextAttempt(d) {
   if (d.nextAttemptAt) {
     const future = new Date(d.nextAttemptAt).getTime() > Date.now()
-    return h('time', { datetime: d.nextAttemptAt, title: formatTime(d.nextAttemptAt) }, future ? `${formatTime(d.nextAttemptAt)} (${relativeTime(d.nextAttemptAt)})` : formatTime(d.nextAttemptAt))
+    return [timeElement(d.nextAttemptAt, { short: true }), future ? h('span', { class: 'relative' }, relativeTime(d.nextAttemptAt)) : null]
   }
   if (d.status === 'gave_up') return 'None: gave up'
   if (d.status === 'failed' && d.test) return 'None (a test)'
@@ -38,7 +38,13 @@ export async function renderDeliveriesTab(ctx, el, server) {
   let timer = null
   let stopped = false
 
-  const table = h('div', { class: 'deliveries-table' })
+  const tbody = h('tbody')
+  const table = fittedTable(h('table', { class: 'table deliveries' },
+    h('caption', { class: 'visually-hidden' }, 'Delivery attempts, newest first'),
+    h('thead', null, h('tr', null, ['Time (UTC)', 'Channel', 'Kind', 'Pseudo', 'Attempt', 'Outcome', 'Error or status', 'Duration', 'Next attempt', '']
+      .map((t) => h('th', { scope: 'col', class: t === 'Duration' ? 'num' : null }, t)))),
+    tbody))
+  const empty = h('p', { class: 'muted empty', hidden: true })
   const pager = h('div', { class: 'pager' })
   const updated = h('p', { class: 'muted small refresh-note' })
 
@@ -60,7 +66,7 @@ export async function renderDeliveriesTab(ctx, el, server) {
     const newest = new Map()
     for (const d of items) if (!newest.has(d.deliveryId)) newest.set(d.deliveryId, d.id)
     return items.map((d) => h('tr', { dataset: { attemptId: d.id, status: d.status } },
-      cell('Time', timeElement(d.startedAt)),
+      cell('Time', timeElement(d.startedAt, { short: true })),
       cell('Channel', CHANNEL_NAMES[d.channel]),
       cell('Kind', d.test ? h('span', { class: 'pill' }, 'Test') : 'Vote'),
       cell('Pseudo', d.pseudo),
@@ -88,18 +94,14 @@ export async function renderDeliveriesTab(ctx, el, server) {
     if (stopped) return
     // The refresh redraws the rows: keep the focus on the same button if it is still there.
     const focused = document.activeElement?.closest?.('tr[data-attempt-id]')?.dataset.attemptId
-    if (!page.deliveries.length) {
-      replace(table, h('p', { class: 'muted empty' }, filters.channel || filters.status
-        ? 'No attempt matches these filters.'
-        : 'No delivery yet. Each vote and each test appears here, one row per attempt.'))
-    } else {
-      replace(table, h('table', { class: 'table table-cards deliveries' },
-        h('caption', { class: 'visually-hidden' }, 'Delivery attempts, newest first'),
-        h('thead', null, h('tr', null, ['Time', 'Channel', 'Kind', 'Pseudo', 'Attempt', 'Outcome', 'Error or status', 'Duration', 'Next attempt', '']
-          .map((t) => h('th', { scope: 'col', class: t === 'Duration' ? 'num' : null }, t)))),
-        h('tbody', null, rows(page.deliveries, page.attemptsPerSeries))))
-      if (focused) table.querySelector(`tr[data-attempt-id="${CSS.escape(focused)}"] button`)?.focus()
-    }
+    empty.hidden = page.deliveries.length > 0
+    table.hidden = !page.deliveries.length
+    empty.textContent = filters.channel || filters.status
+      ? 'No attempt matches these filters.'
+      : 'No delivery yet. Each vote and each test appears here, one row per attempt.'
+    replace(tbody, rows(page.deliveries, page.attemptsPerSeries))
+    table.refit()
+    if (focused) tbody.querySelector(`tr[data-attempt-id="${CSS.escape(focused)}"] button`)?.focus()
     pager.hidden = cursors.length === 1 && !page.next
     replace(pager,
       cursors.length > 1 ? h('button', { type: 'button', class: 'button-small', onClick: () => { cursors.pop(); void load() } }, '← Newer') : h('span'),
@@ -119,16 +121,18 @@ export async function renderDeliveriesTab(ctx, el, server) {
   const onVisible = () => { if (document.visibilityState === 'visible' && !stopped) void load().catch(() => {}) }
   document.addEventListener('visibilitychange', onVisible)
 
+  document.body.classList.add('wide-layout')
   await load()
   replace(el,
     testPanel(server, { onDone: () => load().catch(() => {}), compact: true }),
     h('section', { class: 'card', 'aria-labelledby': 'attempts-title' },
       h('h2', { id: 'attempts-title' }, 'Delivery attempts'),
       h('p', { class: 'muted' }, 'One row per attempt to push a vote to your Votifier listener or webhook. A failed attempt is retried on a schedule of about 9 hours; after the last one the delivery gives up, and Redeliver sends it again.'),
-      filterBar, updated, table, pager))
+      filterBar, updated, empty, table, pager))
   schedule()
   return () => {
     stopped = true
+    document.body.classList.remove('wide-layout')
     clearTimeout(timer)
     document.removeEventListener('visibilitychange', onVisible)
   }

@@ -1,7 +1,7 @@
 // "My servers": every server of the account with this month's rank and votes and the players
 // online at the last ping.
 import { get } from './api.js'
-import { formatTime, h, plural, replace } from './dom.js'
+import { fittedTable, formatTime, h, plural, replace } from './dom.js'
 
 export const serverHref = (slug, tab = '') => `/dashboard/servers/${encodeURIComponent(slug)}${tab ? `/${tab}` : ''}`
 
@@ -15,8 +15,10 @@ export function playersCell(s) {
 
 export const rankText = (s) => (s.hidden ? 'Hidden' : s.rank === null ? '—' : `#${s.rank}`)
 
-// A cell that names its column on narrow screens, where each row becomes a card.
-export const cell = (label, content, extra = {}) => h('td', { 'data-label': label, ...extra }, content)
+// A cell that names its column when the table shows its rows as cards (phones); its content is
+// one element, so that the card's label and value stay side by side.
+export const cell = (label, content, extra = {}) =>
+  h('td', { 'data-label': label, ...extra }, content === null || content === undefined ? null : h('div', { class: 'cell-value' }, content))
 
 export async function renderServers(ctx, el) {
   ctx.setTitle('My servers')
@@ -52,10 +54,10 @@ export async function renderServers(ctx, el) {
 
   replace(el, header,
     h('p', { class: 'muted' }, `${plural(servers.length, 'server')} · ranks and votes for this month (UTC); players as of the last ping.`),
-    h('div', { class: 'card table-card' }, h('table', { class: 'table table-cards' },
+    h('div', { class: 'card table-card' }, fittedTable(h('table', { class: 'table' },
       h('caption', { class: 'visually-hidden' }, 'My servers'),
       h('thead', null, h('tr', null,
         h('th', { scope: 'col' }, 'Server'), h('th', { scope: 'col', class: 'num' }, 'Rank'), h('th', { scope: 'col', class: 'num' }, 'Votes this month'),
         h('th', { scope: 'col', class: 'num' }, 'Players online'), h('th', { scope: 'col' }, 'Manage'))),
-      h('tbody', null, rows))))
+      h('tbody', null, rows)))))
 }
