@@ -52,7 +52,14 @@ export function votifierSection(server) {
         field({ name: 'host', label: 'Listener host', value: votifier?.host ?? server.host, hint: 'Your game server or proxy, as reachable from the internet.' }),
         field({ name: 'port', label: 'Listener port', value: votifier?.port ?? 8192, inputmode: 'numeric', hint: 'NuVotifier\'s default is 8192.' })),
       protocolChoice(protocol), v2Fields, v1Fields,
-      h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'button button-primary' }, votifier ? 'Save the target' : 'Save Votifier target')))
+      h('div', { class: 'form-actions' },
+        h('button', { type: 'submit', class: 'button button-primary' }, votifier ? 'Save the target' : 'Save Votifier target'),
+        votifier ? actionButton('Remove the Votifier target', async () => {
+          await del(serverPath(server.slug, '/votifier'))
+          votifier = null
+          draw()
+          announce('Votifier target removed.')
+        }, { className: 'button button-danger', confirmText: 'Remove the Votifier target? Votes are no longer pushed to your server.' }) : null))
     form.addEventListener('change', (event) => {
       if (event.target.name !== 'protocol') return
       v2Fields.hidden = event.target.value !== 'v2'
@@ -77,13 +84,7 @@ export function votifierSection(server) {
       h('h2', null, 'Votifier'),
       h('p', null, 'Every vote is pushed to your server at once (NuVotifier and compatible listeners), with the service name the site signs as. Failed pushes are retried for about 9 hours.'),
       savedState(votifier),
-      form,
-      votifier ? actionButton('Remove the Votifier target', async () => {
-        await del(serverPath(server.slug, '/votifier'))
-        votifier = null
-        draw()
-        announce('Votifier target removed.')
-      }, { className: 'button button-danger', confirmText: 'Remove the Votifier target? Votes are no longer pushed to your server.' }) : null)
+      form)
   }
   draw()
   return section
