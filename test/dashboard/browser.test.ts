@@ -18,6 +18,8 @@ import { checkView, recordExternalRequests, recordPageProblems, until } from './
 // contrast, no external request, no CSP violation) and photographed at 1280 and 375 px.
 
 const SERVICE = 'DashTest'
+// Each step drives the browser through several pages and checks every view at three widths.
+const STEP_MS = 60_000
 let base = ''
 let browser: Browser
 let context: BrowserContext
@@ -93,7 +95,7 @@ describe('the owner dashboard in a browser', () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/)
     expect(html).not.toMatch(/\sstyle=|<style/)
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//)
-  })
+  }, STEP_MS)
 
   test('first run: the dashboard leads to creating the administrator account', async () => {
     await page.goto(`${base}/dashboard`)
@@ -117,7 +119,7 @@ describe('the owner dashboard in a browser', () => {
     expect(await page.getByRole('navigation', { name: 'Dashboard' }).textContent()).toContain('All servers')
     expect(await (await fetch(`${base}/api/v1/auth/status`)).json()).toEqual({ ok: true, setupNeeded: false, registrationOpen: true })
     await viewOk('my-servers-empty')
-  })
+  }, STEP_MS)
 
   test('add a server: the API\'s errors show under their field; then the API and webhooks tab', async () => {
     await page.getByRole('link', { name: 'Add a server' }).first().click()
@@ -144,7 +146,7 @@ describe('the owner dashboard in a browser', () => {
     expect(await page.locator('.tabs a[aria-current="page"]').textContent()).toBe('API and webhooks')
     // After a navigation the focus is on the new page's heading, for keyboard and screen readers.
     await until(async () => page.evaluate(() => document.activeElement?.tagName === 'H1'), 'the focus on the heading')
-  })
+  }, STEP_MS)
 
   test('an API key is shown once, copies, and works with the check endpoint', async () => {
     await page.getByLabel('Name of the new key').fill('lobby plugin')
@@ -173,7 +175,7 @@ describe('the owner dashboard in a browser', () => {
     await page.getByRole('heading', { name: 'Verification API' }).waitFor()
     expect(await page.locator('.new-key code').count()).toBe(0)
     expect(await page.content()).not.toContain(apiKey)
-  })
+  }, STEP_MS)
 
   test('a v2 Votifier target: the exact config line, and Test shows success', async () => {
     votifierPort = freePort()
@@ -196,7 +198,7 @@ describe('the owner dashboard in a browser', () => {
     expect(await result.textContent()).toMatch(/^Delivered Votifier · \d+ ms$/)
     expect(votifier.votes).toEqual([expect.objectContaining({ protocol: 'v2', serviceName: SERVICE, username: 'VotelistTest' })])
     await viewOk('api-and-webhooks')
-  })
+  }, STEP_MS)
 
   test('a vote while the listener is down: the failed attempt and its retry; redeliver after the restart succeeds', async () => {
     votifier!.stop()
@@ -243,7 +245,7 @@ describe('the owner dashboard in a browser', () => {
     await page.getByLabel('Outcome').selectOption('')
     await page.getByLabel('Channel').selectOption('')
     await until(async () => (await page.locator('tr[data-attempt-id]').count()) === 4, 'every attempt again')
-  })
+  }, STEP_MS)
 
   test('webhook: the revealed secret signs the deliveries; rotating it changes the signature', async () => {
     webhook = startWebhookReceiver('not-the-site-secret')
@@ -282,7 +284,7 @@ describe('the owner dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Send a test vote' }).click()
     await webhook.waitFor(2)
     expect([signed(1, rotated), signed(1, secret)]).toEqual([true, false])
-  })
+  }, STEP_MS)
 
   test('the badge and the vote link to copy', async () => {
     const badge = page.locator('#badge')
@@ -291,7 +293,7 @@ describe('the owner dashboard in a browser', () => {
     expect(await badge.locator('img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
     await badge.getByRole('button', { name: 'Copy the link' }).click()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${base}/serveur/${slug}/voter?pseudo=`)
-  })
+  }, STEP_MS)
 
   test('revoking a key: it is refused at once', async () => {
     await page.getByRole('button', { name: `Revoke the key ${apiKey.slice(0, 8)}… (lobby plugin)` }).click()
@@ -299,7 +301,7 @@ describe('the owner dashboard in a browser', () => {
     const res = await keyed('/api/v1/votes/check?pseudo=Steve', apiKey)
     expect(res.status).toBe(401)
     expect((await res.json()).error.code).toBe('INVALID_KEY')
-  })
+  }, STEP_MS)
 
   test('My servers: rank, votes this month and players online', async () => {
     await page.getByRole('link', { name: 'My servers' }).first().click()
@@ -316,7 +318,7 @@ describe('the owner dashboard in a browser', () => {
     await page.getByRole('link', { name: 'Emerald Valley' }).click()
     await page.getByRole('heading', { name: 'Listing' }).waitFor()
     await viewOk('server-overview')
-  })
+  }, STEP_MS)
 
   test('log out, sign up as another owner, log in again as the admin', async () => {
     await page.getByRole('button', { name: 'Log out' }).click()
@@ -351,7 +353,7 @@ describe('the owner dashboard in a browser', () => {
     await page.keyboard.type('correct horse battery staple')
     await page.keyboard.press('Enter')
     await page.waitForURL(`${base}/dashboard`)
-  })
+  }, STEP_MS)
 
   test('admin pages: every user; every server, hidden, shown and deleted', async () => {
     await page.getByRole('link', { name: 'Users' }).click()
@@ -378,5 +380,5 @@ describe('the owner dashboard in a browser', () => {
     await second.waitFor({ state: 'detached' })
     expect((await fetch(`${base}/api/v1/servers/second-server`)).status).toBe(404)
     expect(await page.locator('tbody tr').count()).toBe(1)
-  })
+  }, STEP_MS)
 })

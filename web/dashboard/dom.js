@@ -1,5 +1,5 @@
 // Building the dashboard's DOM. Text always goes in as text nodes (never as markup), so nothing
-// an owner or a player typed can become HTML: there is no innerHTML anywhere in the dashboard.
+// an owner or a player typed can become HTML: no string is ever parsed as markup here.
 
 const PROPERTIES = new Set(['value', 'checked', 'selected', 'disabled', 'hidden', 'open'])
 
