@@ -189,12 +189,21 @@ describe('the owner dashboard in a browser', () => {
     const configLine = (await line.textContent())!
     expect(configLine).toMatch(new RegExp(`^${SERVICE}: [0-9a-v]{32}$`))
     votifierToken = configLine.slice(SERVICE.length + 2)
-    // The owner pastes the line into the listener's config and starts it.
-    votifier = startVotifierReceiver({ tokens: { [SERVICE]: votifierToken }, port: votifierPort })
-
-    await page.getByRole('button', { name: 'Send a test vote' }).click()
     const result = page.locator('.test-result[data-channel="votifier"]')
+
+    // A listener still holding an old token: the Test says so, in place, in words.
+    votifier = startVotifierReceiver({ tokens: { [SERVICE]: 'an-old-token-from-last-year' }, port: votifierPort })
+    await page.getByRole('button', { name: 'Send a test vote' }).click()
     await result.waitFor({ timeout: 5000 })
+    expect(await result.locator('.outcome').textContent()).toBe('Wrong token')
+    expect(await result.locator('.test-error').textContent()).toContain('Signature is not valid (invalid token?) — wrong token')
+    expect(await text('.test-summary')).toBe('1 of 1 channels failed:')
+    votifier.stop()
+
+    // The owner pastes the line into the listener's config and restarts it.
+    votifier = startVotifierReceiver({ tokens: { [SERVICE]: votifierToken }, port: votifierPort })
+    await page.getByRole('button', { name: 'Send a test vote' }).click()
+    await until(async () => (await result.locator('.outcome').textContent()) === 'Delivered', 'the test to succeed', 5000)
     expect(await result.textContent()).toMatch(/^Delivered Votifier · \d+ ms$/)
     expect(votifier.votes).toEqual([expect.objectContaining({ protocol: 'v2', serviceName: SERVICE, username: 'VotelistTest' })])
     await viewOk('api-and-webhooks')
@@ -244,7 +253,7 @@ describe('the owner dashboard in a browser', () => {
     await page.getByText('No attempt matches these filters.').waitFor()
     await page.getByLabel('Outcome').selectOption('')
     await page.getByLabel('Channel').selectOption('')
-    await until(async () => (await page.locator('tr[data-attempt-id]').count()) === 4, 'every attempt again')
+    await until(async () => (await page.locator('tr[data-attempt-id]').count()) === 5, 'every attempt again')
   }, STEP_MS)
 
   test('webhook: the revealed secret signs the deliveries; rotating it changes the signature', async () => {
