@@ -197,7 +197,7 @@ describe('the owner dashboard in a browser', () => {
     await result.waitFor({ timeout: 5000 })
     expect(await result.locator('.outcome').textContent()).toBe('Wrong token')
     expect(await result.locator('.test-error').textContent()).toContain('Signature is not valid (invalid token?) — wrong token')
-    expect(await text('.test-summary')).toBe('1 of 1 channels failed:')
+    expect(await text('.test-summary')).toBe('The test vote failed:')
     votifier.stop()
 
     // The owner pastes the line into the listener's config and restarts it.

@@ -20,7 +20,7 @@ export function field(spec) {
   } else {
     control = h('input', {
       ...common, type: spec.type ?? 'text', value: spec.value ?? '', autocomplete: spec.autocomplete ?? 'off',
-      inputmode: spec.inputmode, placeholder: spec.placeholder, spellcheck: spec.type === 'text' ? 'false' : null,
+      inputmode: spec.inputmode, placeholder: spec.placeholder, spellcheck: (spec.type ?? 'text') === 'text' ? 'false' : null,
     })
   }
   return h('div', { class: 'field', dataset: { field: spec.name, aliases: spec.aliases?.join('|') } },

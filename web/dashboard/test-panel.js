@@ -25,8 +25,12 @@ export function testPanel(server, { onDone, compact = false } = {}) {
     try {
       const answer = await post(serverPath(server.slug, '/test'), {})
       const failed = answer.results.filter((r) => r.status !== 'succeeded').length
+      const total = answer.results.length
+      const summary = total === 1
+        ? (failed ? 'The test vote failed:' : 'The test vote was delivered:')
+        : (failed ? `${failed} of ${total} channels failed:` : 'Every channel received the test vote:')
       replace(results,
-        h('p', { class: 'test-summary' }, failed ? `${failed} of ${answer.results.length} channels failed:` : 'Every channel received the test vote:'),
+        h('p', { class: 'test-summary' }, summary),
         h('ul', { class: 'test-list' }, answer.results.map(resultItem)))
     } catch (error) {
       replace(results, h('p', { class: 'notice notice-error' }, errorSentence(error)))
