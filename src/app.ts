@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { accountRoutes } from './accounts/routes.ts'
 import { captchaRoutes } from './captcha/routes.ts'
 import { channelRoutes } from './channels/routes.ts'
+import { dashboardRoutes } from './dashboard/routes.ts'
 import { deliveryRoutes } from './deliveries/routes.ts'
 import { apiDocs } from './http/api-docs.ts'
 import { keyRoutes } from './keys/routes.ts'
@@ -23,6 +24,7 @@ export async function createApp(rt: Runtime) {
   return new Elysia()
     .use(errorHandler(rt.log, () => notFoundPage(rt.config)))
     .use(await assetRoutes())
+    .use(await dashboardRoutes(rt.config))
     .use(healthRoutes())
     .use(apiDocs())
     .use(accountRoutes(rt))

@@ -8,6 +8,7 @@ import m0005 from '../../migrations/0005_stats.sql' with { type: 'text' }
 import m0020 from '../../migrations/0020_captcha.sql' with { type: 'text' }
 import m0040 from '../../migrations/0040_delivery_series.sql' with { type: 'text' }
 import m0050 from '../../migrations/0050_stats_median.sql' with { type: 'text' }
+import m0060 from '../../migrations/0060_attempt_series.sql' with { type: 'text' }
 
 export interface Migration {
   name: string
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   { name: '0020_captcha', sql: m0020 },
   { name: '0040_delivery_series', sql: m0040 },
   { name: '0050_stats_median', sql: m0050 },
+  { name: '0060_attempt_series', sql: m0060 },
 ]

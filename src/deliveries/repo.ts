@@ -37,12 +37,19 @@ export interface AttemptRow {
   channel: Channel
   test: boolean
   attempt: number
+  seriesAttempt: number // the attempt's place in its series (a redeliver starts a new one at 1)
   status: DeliveryStatus
   error: string | null
   httpStatus: number | null
   durationMs: number | null
   startedAt: number
   nextAttemptAt: number | null
+}
+
+// Filters of the Deliveries tab; absent = any.
+export interface AttemptFilter {
+  channel?: Channel
+  status?: DeliveryStatus
 }
 
 export interface AttemptEnd {
@@ -69,17 +76,19 @@ export function deliveriesRepo(db: Database) {
     WHERE status = 'pending'`)
   const failInterruptedTests = db.prepare(`UPDATE delivery SET status = 'failed', updated_at = ?1 WHERE test = 1 AND status = 'pending'`)
   const hasPending = db.prepare(`SELECT 1 FROM delivery_attempt WHERE delivery_id = ? AND status = 'pending' LIMIT 1`)
-  const insertAttempt = db.prepare(`INSERT INTO delivery_attempt (delivery_id, server_id, attempt, status, started_at)
-    VALUES (?, ?, ?, 'pending', ?)`)
+  const insertAttempt = db.prepare(`INSERT INTO delivery_attempt (delivery_id, server_id, attempt, series_start, status, started_at)
+    VALUES (?, ?, ?, ?, 'pending', ?)`)
   const countAttempt = db.prepare('UPDATE delivery SET attempts = ?2, updated_at = ?3 WHERE id = ?1')
   const endAttempt = db.prepare(`UPDATE delivery_attempt SET status = $status, error = $error, http_status = $httpStatus,
     duration_ms = $durationMs, next_attempt_at = $nextAttemptAt WHERE id = $id`)
   const setStatus = db.prepare('UPDATE delivery SET status = ?2, next_attempt_at = ?3, updated_at = ?4 WHERE id = ?1')
   const newSeries = db.prepare(`UPDATE delivery SET status = 'pending', series_start = ?2, next_attempt_at = ?3, updated_at = ?3 WHERE id = ?1`)
-  const list = db.prepare(`SELECT a.id, a.delivery_id AS deliveryId, d.vote_id AS voteId, d.pseudo, d.channel, d.test, a.attempt, a.status,
-      a.error, a.http_status AS httpStatus, a.duration_ms AS durationMs, a.started_at AS startedAt, a.next_attempt_at AS nextAttemptAt
+  const list = db.prepare(`SELECT a.id, a.delivery_id AS deliveryId, d.vote_id AS voteId, d.pseudo, d.channel, d.test, a.attempt,
+      a.attempt - a.series_start + 1 AS seriesAttempt, a.status, a.error, a.http_status AS httpStatus, a.duration_ms AS durationMs,
+      a.started_at AS startedAt, a.next_attempt_at AS nextAttemptAt
     FROM delivery_attempt a JOIN delivery d ON d.id = a.delivery_id
-    WHERE a.server_id = ?1 AND a.id < ?2 ORDER BY a.id DESC LIMIT ?3`)
+    WHERE a.server_id = $serverId AND a.id < $before AND ($channel IS NULL OR d.channel = $channel) AND ($status IS NULL OR a.status = $status)
+    ORDER BY a.id DESC LIMIT $limit`)
   return {
     get(id: string): Delivery | null {
       const row = get.get(id) as (Omit<Delivery, 'payload' | 'test'> & { payload: string; test: number }) | null
@@ -88,10 +97,10 @@ export function deliveriesRepo(db: Database) {
     // Starts the attempt after `d.attempts` (call inside a transaction, with `d` read in it or
     // with no await since): an attempt left 'pending' by a process that died is closed first, as
     // interrupted. Returns the attempt row's id and number.
-    startAttempt(d: Pick<Delivery, 'id' | 'serverId' | 'attempts'>, at: number): { id: number; attempt: number } {
+    startAttempt(d: Pick<Delivery, 'id' | 'serverId' | 'attempts' | 'seriesStart'>, at: number): { id: number; attempt: number } {
       closeInterrupted.run(d.id, INTERRUPTED, at)
       const attempt = d.attempts + 1
-      const id = Number(insertAttempt.run(d.id, d.serverId, attempt, at).lastInsertRowid)
+      const id = Number(insertAttempt.run(d.id, d.serverId, attempt, d.seriesStart, at).lastInsertRowid)
       countAttempt.run(d.id, attempt, at)
       return { id, attempt }
     },
@@ -108,8 +117,9 @@ export function deliveriesRepo(db: Database) {
     attemptInProgress: (id: string) => hasPending.get(id) !== null,
     startSeries: (id: string, seriesStart: number, at: number) => { newSeries.run(id, seriesStart, at) },
     // Newest first; `before` is an attempt id (exclusive).
-    attempts(serverId: string, before: number, limit: number): AttemptRow[] {
-      return (list.all(serverId, before, limit) as (Omit<AttemptRow, 'test'> & { test: number })[]).map((r) => ({ ...r, test: r.test === 1 }))
+    attempts(serverId: string, before: number, limit: number, filter: AttemptFilter = {}): AttemptRow[] {
+      const rows = list.all({ serverId, before, limit, channel: filter.channel ?? null, status: filter.status ?? null })
+      return (rows as (Omit<AttemptRow, 'test'> & { test: number })[]).map((r) => ({ ...r, test: r.test === 1 }))
     },
     // The channels the owner has configured for this server, in a fixed order.
     channels: (serverId: string) => (channels.all(serverId) as { channel: Channel }[]).map((r) => r.channel),

@@ -27,7 +27,8 @@ const TestResponse = t.Object({
 const Status = t.Union([t.Literal('succeeded'), t.Literal('failed'), t.Literal('gave_up'), t.Literal('pending')])
 const AttemptItem = t.Object({
   id: t.String(), deliveryId: t.String(), voteId: t.Union([t.String(), t.Null()]), pseudo: t.String(),
-  channel: t.Union([t.Literal('votifier'), t.Literal('webhook')]), test: t.Boolean(), attempt: t.Integer(), status: Status,
+  channel: t.Union([t.Literal('votifier'), t.Literal('webhook')]), test: t.Boolean(), attempt: t.Integer(),
+  seriesAttempt: t.Integer({ description: 'the attempt\'s place in its series: a redeliver starts a new series at 1 while `attempt` goes on' }), status: Status,
   error: ErrorText, httpStatus: t.Union([t.Integer(), t.Null()]), durationMs: t.Union([t.Integer(), t.Null()]),
   startedAt: t.String(), nextAttemptAt: t.Union([t.String(), t.Null()]),
 })
@@ -65,17 +66,34 @@ export const deliveryRoutes = (rt: Runtime) =>
     .get('/api/v1/me/servers/:slug/deliveries', ({ user, params, query }) => {
       const srv = ownedServer(rt.servers, user, params.slug)
       const { limit, before } = pageParams(query)
-      const rows = rt.deliveries.attempts(srv.id, before, limit + 1)
+      const rows = rt.deliveries.attempts(srv.id, before, limit + 1, { channel: query.channel, status: query.status })
       const page = rows.slice(0, limit)
-      return { ok: true as const, deliveries: page.map(itemOf), next: rows.length > limit ? String(page[page.length - 1].id) : null }
+      return {
+        ok: true as const,
+        deliveries: page.map(itemOf),
+        next: rows.length > limit ? String(page[page.length - 1].id) : null,
+        attemptsPerSeries: 1 + rt.config.deliveries.retry_delays.length,
+      }
     }, {
       owner: true,
       params: Slug,
-      query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
-      response: t.Object({ ok: t.Literal(true), deliveries: t.Array(AttemptItem), next: t.Union([t.String(), t.Null()]) }),
+      query: t.Object({
+        limit: t.Optional(t.String()),
+        before: t.Optional(t.String()),
+        channel: t.Optional(t.Union([t.Literal('votifier'), t.Literal('webhook')], { error: 'channel must be "votifier" or "webhook"' })),
+        status: t.Optional(t.Union([t.Literal('succeeded'), t.Literal('failed'), t.Literal('gave_up'), t.Literal('pending')], {
+          error: 'status must be one of succeeded, failed, gave_up, pending',
+        })),
+      }),
+      response: t.Object({
+        ok: t.Literal(true),
+        deliveries: t.Array(AttemptItem),
+        next: t.Union([t.String(), t.Null()]),
+        attemptsPerSeries: t.Integer({ description: 'attempts in a full series: 1 + the retries of deliveries.retry_delays (8 by default)' }),
+      }),
       detail: {
         summary: 'List delivery attempts (the Deliveries tab)',
-        description: 'One item per attempt, newest first. `limit` 1–200 (default 50); pass `next` back as `before` for the following page (`null`: no more). `status` of an attempt: `pending` (in progress), `succeeded`, `failed` (a retry is scheduled at `nextAttemptAt`; for a test, nothing follows) or `gave_up` (the last attempt of the schedule failed, or the receiver answered 410).',
+        description: 'One item per attempt, newest first. `limit` 1–200 (default 50); pass `next` back as `before` for the following page (`null`: no more), with the same filters. Filters: `channel` (`votifier` or `webhook`) and `status` of the attempt. `status` of an attempt: `pending` (in progress), `succeeded`, `failed` (a retry is scheduled at `nextAttemptAt`; for a test, nothing follows) or `gave_up` (the last attempt of the schedule failed, or the receiver answered 410). `seriesAttempt` of `attemptsPerSeries` is the "attempt n of 8" of the Deliveries tab (a redeliver starts a new series).',
         tags: ['Owner: notifications'],
       },
     })

@@ -7,13 +7,14 @@ import { refuseUnknownFields } from '../http/strict-body.ts'
 import type { Runtime } from '../runtime.ts'
 import { ServerCreate, ServerPatch } from './schema.ts'
 import { createServer, deleteServer, ownedServer, updateServer } from './service.ts'
-import { OwnerServerJson, ownerServerJson, ranksThisMonth } from './view.ts'
+import { liveStatus, LiveStatusJson, OwnerServerJson, ownerServerJson, ranksThisMonth } from './view.ts'
 
 export const SlugParams = t.Object({ slug: t.String({ description: 'the server\'s slug' }) })
 const ServerAnswer = t.Object({ ok: t.Literal(true), server: OwnerServerJson })
+const OwnerListItem = t.Composite([OwnerServerJson, LiveStatusJson])
 const ServerDetail = t.Object({
   ok: t.Literal(true),
-  server: t.Composite([OwnerServerJson, t.Object({ webhook: t.Union([WebhookJson, t.Null()]), votifier: t.Union([VotifierJson, t.Null()]) })]),
+  server: t.Composite([OwnerServerJson, LiveStatusJson, t.Object({ webhook: t.Union([WebhookJson, t.Null()]), votifier: t.Union([VotifierJson, t.Null()]) })]),
 })
 const tags = ['Owner: servers']
 
@@ -27,6 +28,7 @@ export function serverRoutes(rt: Runtime) {
       ok: true as const,
       server: {
         ...ownerServerJson(rt, s),
+        ...liveStatus(rt, s),
         webhook: webhook && webhookJson(webhook),
         votifier: votifier && votifierJson(votifier, rt.config),
       },
@@ -37,11 +39,11 @@ export function serverRoutes(rt: Runtime) {
     .use(ownerAuth(rt))
     .get('/api/v1/me/servers', ({ user }) => ({
       ok: true as const,
-      servers: rt.servers.byOwner(user.id).map((s) => ownerServerJson(rt, s)),
+      servers: rt.servers.byOwner(user.id).map((s) => ({ ...ownerServerJson(rt, s), ...liveStatus(rt, s) })),
     }), {
       owner: true,
-      response: { 200: t.Object({ ok: t.Literal(true), servers: t.Array(OwnerServerJson) }) },
-      detail: { summary: 'My servers', tags, description: 'The servers of the logged-in account, oldest first, with this month\'s rank and votes. (Administrators list every server at /api/v1/admin/servers.)' },
+      response: { 200: t.Object({ ok: t.Literal(true), servers: t.Array(OwnerListItem) }) },
+      detail: { summary: 'My servers', tags, description: 'The servers of the logged-in account, oldest first, with this month\'s rank and votes and the last ping (`online`, `players`, `lastPingAt`, `pingError`; null before the first ping). (Administrators list every server at /api/v1/admin/servers.)' },
     })
     .post('/api/v1/me/servers', ({ user, body, set }) => {
       const s = createServer(rt, user.id, body)
@@ -87,11 +89,13 @@ export function serverRoutes(rt: Runtime) {
       const owners = new Map(rt.users.list().map((u) => [u.id, u.email]))
       return {
         ok: true as const,
-        servers: rt.servers.all().map((s) => ({ ...ownerServerJson(rt, s, ranks.get(s.id) ?? null), owner: { id: s.ownerId, email: owners.get(s.ownerId)! } })),
+        servers: rt.servers.all().map((s) => ({
+          ...ownerServerJson(rt, s, ranks.get(s.id) ?? null), ...liveStatus(rt, s), owner: { id: s.ownerId, email: owners.get(s.ownerId)! },
+        })),
       }
     }, {
       admin: true,
-      response: { 200: t.Object({ ok: t.Literal(true), servers: t.Array(t.Composite([OwnerServerJson, t.Object({ owner: t.Object({ id: t.String(), email: t.String() }) })])) }) },
+      response: { 200: t.Object({ ok: t.Literal(true), servers: t.Array(t.Composite([OwnerListItem, t.Object({ owner: t.Object({ id: t.String(), email: t.String() }) })])) }) },
       detail: { summary: 'Every server (admin)', tags: ['Admin'], description: 'All servers of the site, hidden ones included, oldest first, with their owner. Administrators hide, show or delete any server through PATCH/DELETE /api/v1/me/servers/{slug}. 403 for non-administrators.' },
     })
 }

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Iso, iso } from '../http/timestamps.ts'
+import { Iso, iso, isoOrNull } from '../http/timestamps.ts'
 import { monthOf } from '../votes/repo.ts'
 import type { Runtime } from '../runtime.ts'
 import type { Server } from './repo.ts'
@@ -26,6 +26,25 @@ export const OwnerServerJson = t.Object({
   createdAt: Iso,
   updatedAt: Iso,
 })
+
+// The last ping, for the owner's lists ("players online" in My servers); null fields until the
+// server's first ping.
+export const LiveStatusJson = t.Object({
+  online: t.Union([t.Boolean(), t.Null()], { description: 'whether the last ping answered; null before the first ping' }),
+  players: t.Union([t.Object({ online: t.Integer(), max: t.Integer() }), t.Null()]),
+  lastPingAt: t.Union([Iso, t.Null()]),
+  pingError: t.Union([t.String(), t.Null()], { description: 'why the last ping failed' }),
+})
+
+export function liveStatus(rt: Pick<Runtime, 'stats'>, s: Pick<Server, 'num'>) {
+  const status = rt.stats.status(s.num)
+  return {
+    online: status?.online ?? null,
+    players: status ? { online: status.playersOnline, max: status.playersMax } : null,
+    lastPingAt: isoOrNull(status?.lastPingAt ?? null),
+    pingError: status && !status.online ? status.error : null,
+  }
+}
 
 export function serverAddress(s: Pick<Server, 'host' | 'port'>): string {
   if (s.port === null) return s.host

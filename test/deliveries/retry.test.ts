@@ -128,7 +128,7 @@ describe('retry schedule', () => {
     const { rt, server } = await deliveryRuntime()
     const event = { server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: 't', pseudo: 'Steve', createdAt: 0 }, address: null, monthlyVotes: 0 }
     rt.deliveries.insert({ id: 'test-1', serverId: server.id, voteId: null, channel: 'webhook', test: true, pseudo: 'Steve', payload: event, at: rt.clock.now() })
-    rt.deliveries.startAttempt({ id: 'test-1', serverId: server.id, attempts: 0 }, rt.clock.now())
+    rt.deliveries.startAttempt({ id: 'test-1', serverId: server.id, attempts: 0, seriesStart: 1 }, rt.clock.now())
     registerTasks(rt)
     expect(attemptRows(rt)).toEqual([expect.objectContaining({ status: 'failed', nextAttemptAt: null })])
     expect(attemptRows(rt)[0].error).toContain('interrupted')

@@ -123,13 +123,14 @@ describe('GET /api/v1/me/servers/{slug}/deliveries', () => {
     const list = async (q = '') => (await call(app, 'GET', `/api/v1/me/servers/${server.slug}/deliveries${q}`, { headers: { cookie } })).json()
     const all = await list()
     expect(all.next).toBeNull()
+    expect(all.attemptsPerSeries).toBe(8)
     expect(all.deliveries.map((d: any) => [d.channel, d.attempt, d.status])).toEqual([
       ['webhook', 2, 'succeeded'], ['webhook', 1, 'failed'], ['votifier', 1, 'succeeded'],
     ])
     const failed = all.deliveries[1]
     expect(failed).toEqual({
       id: expect.any(String), deliveryId: expect.any(String), voteId: steve.vote.id, pseudo: 'Steve', channel: 'webhook', test: false,
-      attempt: 1, status: 'failed', error: 'the receiver answered HTTP 503', httpStatus: 503, durationMs: expect.any(Number),
+      attempt: 1, seriesAttempt: 1, status: 'failed', error: 'the receiver answered HTTP 503', httpStatus: 503, durationMs: expect.any(Number),
       startedAt: new Date(steve.vote.createdAt).toISOString(), nextAttemptAt: new Date(steve.vote.createdAt + 60_000).toISOString(),
     })
     expect(all.deliveries[0].deliveryId).toBe(failed.deliveryId)

@@ -22,6 +22,7 @@ export interface ReceiverOptions {
   splitAnswer?: boolean
   answerDelayMs?: number
   holdAnswers?: Promise<unknown> // answers wait for this (a listener stuck until the test lets go)
+  port?: number // a given port (a listener restarted where the site expects it); default: any free one
 }
 
 interface Conn {
@@ -136,7 +137,7 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
 
   const listener = Bun.listen<Conn>({
     hostname: '127.0.0.1',
-    port: 0,
+    port: opts.port ?? 0,
     socket: {
       open(s) {
         connections++

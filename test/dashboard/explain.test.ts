@@ -1,0 +1,26 @@
+import { describe, expect, test } from 'bun:test'
+
+// A browser module, plain JS (no declaration file): imported by a path the type checker leaves alone.
+const explain = '../../web/dashboard/explain.js'
+const { failureLabel } = (await import(explain)) as { failureLabel: (error: string, httpStatus: number | null) => string }
+
+// The few words the dashboard puts above a delivery failure, for the sentences the push and
+// webhook code write (README, "Vote notifications").
+describe('failureLabel', () => {
+  test('names refused, timed out, wrong token, bad key and the other usual causes', () => {
+    const cases: [string, number | null, string][] = [
+      ['connection refused by mc.example.net:8192: nothing listens on that port (is the Votifier listener running, and is the port right?)', null, 'Connection refused'],
+      ['no connection to mc.example.net:8192 within 5 s (timed out): is the host up and the port open to the internet?', null, 'Timed out'],
+      ['connected to mc.example.net:8192, but no greeting came within 5 s (timed out)', null, 'Timed out'],
+      ['the listener refused the vote: CorruptedFrameException: Signature is not valid (invalid token?) — wrong token: it differs from the token under "tokens:" in the listener\'s config', null, 'Wrong token'],
+      ['the listener refused the vote: RuntimeException: Unknown service \'MyServerList\' — add the line "MyServerList: <token>" under "tokens:" in the listener\'s config', null, 'Unknown service name'],
+      ['bad key: the stored public key is 4096-bit; Votifier needs the listener\'s 2048-bit rsa/public.key', null, 'Bad key'],
+      ['DNS failure: mc.example.invalid could not be resolved (check the host name)', null, 'Host not found'],
+      ['private target refused: mc.example.net resolves to 10.0.0.7; votelist only connects to public addresses', null, 'Address not allowed'],
+      ['the receiver answered HTTP 503', 503, 'HTTP 503'],
+      ['interrupted: votelist stopped during this attempt, so its outcome is unknown (a queued delivery is tried again)', null, 'Interrupted'],
+      ['something nobody foresaw', null, 'Failed'],
+    ]
+    for (const [error, status, label] of cases) expect({ error, label: failureLabel(error, status) }).toEqual({ error, label })
+  })
+})

@@ -1,0 +1,174 @@
+// The owner dashboard: who is logged in (GET /api/v1/me — the session cookie is HttpOnly), the
+// header navigation, and a small router on /dashboard/… paths (the site answers index.html for
+// all of them). Each view renders into a fresh container and may return a function that stops
+// what it started (the Deliveries tab's refresh).
+import { get, post, whenSessionLost } from './api.js'
+import { announce, h, replace } from './dom.js'
+import { renderAdminServers, renderAdminUsers } from './view-admin.js'
+import { renderLogin, renderSetup, renderSignup } from './view-auth.js'
+import { renderNewServer } from './view-new-server.js'
+import { renderServer } from './view-server.js'
+import { renderServers } from './view-servers.js'
+
+const body = document.body
+const view = document.getElementById('view')
+const nav = document.getElementById('account-nav')
+
+const state = { user: null, status: null }
+let stopView = null
+let firstRender = true
+let renders = 0
+
+// [pattern, render, access]: 'guest' pages are for logged-out visitors, 'admin' for admins.
+const ROUTES = [
+  [/^\/dashboard$/, renderServers, 'owner'],
+  [/^\/dashboard\/servers\/new$/, renderNewServer, 'owner'],
+  [/^\/dashboard\/servers\/([^/]+)$/, (ctx, el, slug) => renderServer(ctx, el, decodeURIComponent(slug), 'overview'), 'owner'],
+  [/^\/dashboard\/servers\/([^/]+)\/api$/, (ctx, el, slug) => renderServer(ctx, el, decodeURIComponent(slug), 'api'), 'owner'],
+  [/^\/dashboard\/servers\/([^/]+)\/deliveries$/, (ctx, el, slug) => renderServer(ctx, el, decodeURIComponent(slug), 'deliveries'), 'owner'],
+  [/^\/dashboard\/admin\/users$/, renderAdminUsers, 'admin'],
+  [/^\/dashboard\/admin\/servers$/, renderAdminServers, 'admin'],
+  [/^\/dashboard\/login$/, renderLogin, 'guest'],
+  [/^\/dashboard\/signup$/, renderSignup, 'guest'],
+  [/^\/dashboard\/setup$/, renderSetup, 'guest'],
+]
+
+export function navigate(path, { replace: replacing = false } = {}) {
+  if (replacing) history.replaceState(null, '', path)
+  else history.pushState(null, '', path)
+  void render()
+}
+
+const ctx = {
+  get user() { return state.user },
+  get status() { return state.status },
+  siteName: body.dataset.siteName,
+  modes: (body.dataset.modes ?? '').split(',').filter(Boolean),
+  navigate,
+  setTitle(title) { document.title = `${title} · ${body.dataset.siteName}` },
+  async loggedIn(user) {
+    state.user = user
+    state.status = null
+    const next = new URLSearchParams(location.search).get('next')
+    navigate(next && next.startsWith('/dashboard') && !next.startsWith('//') ? next : '/dashboard', { replace: true })
+  },
+}
+
+function navLink(href, text) {
+  const here = location.pathname === href || (href !== '/dashboard' && location.pathname.startsWith(`${href}/`))
+    || (href === '/dashboard' && location.pathname.startsWith('/dashboard/servers'))
+  return h('a', { href, 'aria-current': here ? 'page' : null }, text)
+}
+
+function renderNav() {
+  const links = [h('a', { href: '/' }, 'Ranking')]
+  if (state.user) {
+    links.push(navLink('/dashboard', 'My servers'))
+    if (state.user.isAdmin) links.push(navLink('/dashboard/admin/users', 'Users'), navLink('/dashboard/admin/servers', 'All servers'))
+    links.push(h('span', { class: 'nav-account' },
+      h('span', { class: 'muted nav-email', title: state.user.email }, state.user.email),
+      h('button', { type: 'button', class: 'button-small', onClick: logOut }, 'Log out')))
+  } else if (!state.status?.setupNeeded) {
+    links.push(navLink('/dashboard/login', 'Log in'))
+    if (state.status?.registrationOpen) links.push(navLink('/dashboard/signup', 'Sign up'))
+  }
+  replace(nav, links)
+}
+
+async function logOut() {
+  try {
+    await post('/api/v1/auth/logout')
+  } catch {
+    // The cookie may be gone already; either way the visitor is logged out here.
+  }
+  state.user = null
+  state.status = await get('/api/v1/auth/status').catch(() => null)
+  navigate('/dashboard/login', { replace: true })
+  announce('You are logged out.')
+}
+
+async function loadStatus() {
+  state.status ??= await get('/api/v1/auth/status')
+  return state.status
+}
+
+async function render() {
+  stopView?.()
+  stopView = null
+  const generation = ++renders
+  const path = location.pathname.replace(/\/+$/, '') || '/dashboard'
+  const route = ROUTES.map(([pattern, fn, access]) => ({ match: path.match(pattern), fn, access })).find((r) => r.match)
+  const container = h('div', { class: 'view' })
+  replace(view, container)
+
+  if (route?.access !== 'guest' && !state.user) {
+    const status = await loadStatus()
+    if (status.setupNeeded) return navigate('/dashboard/setup', { replace: true })
+    const next = path === '/dashboard' ? '' : `?next=${encodeURIComponent(path)}`
+    return navigate(`/dashboard/login${next}`, { replace: true })
+  }
+  if (route?.access === 'guest') {
+    if (state.user) return navigate('/dashboard', { replace: true })
+    const status = await loadStatus()
+    if (status.setupNeeded && !path.endsWith('/setup')) return navigate('/dashboard/setup', { replace: true })
+    if (!status.setupNeeded && path.endsWith('/setup')) return navigate('/dashboard/login', { replace: true })
+  }
+  renderNav()
+  try {
+    if (!route) {
+      ctx.setTitle('Page not found')
+      replace(container, h('section', { class: 'card narrow' }, h('h1', { tabindex: '-1' }, 'Page not found'),
+        h('p', null, 'There is no dashboard page at this address.'), h('p', null, h('a', { class: 'button', href: '/dashboard' }, 'Back to my servers'))))
+    } else if (route.access === 'admin' && !state.user.isAdmin) {
+      ctx.setTitle('Administrators only')
+      replace(container, h('section', { class: 'card narrow' }, h('h1', { tabindex: '-1' }, 'Administrators only'),
+        h('p', null, 'This page is for the site\'s administrators.')))
+    } else {
+      const stop = (await route.fn(ctx, container, ...route.match.slice(1))) ?? null
+      // Another page was opened while this one loaded: stop what this one started.
+      if (generation !== renders) return stop?.()
+      stopView = stop
+    }
+  } catch (error) {
+    console.error(error)
+    replace(container, h('div', { class: 'notice notice-error', role: 'alert' },
+      h('p', null, `This page could not be loaded: ${error.message ?? error}.`),
+      h('p', null, h('a', { href: location.pathname }, 'Try again'))))
+  }
+  // After a navigation, the focus moves to the new page's heading (screen readers read it); on
+  // the first load the browser's own focus order is kept.
+  if (!firstRender) container.querySelector('h1')?.focus()
+  firstRender = false
+}
+
+// Same-dashboard links are followed without reloading the page.
+document.addEventListener('click', (event) => {
+  const link = event.target.closest?.('a[href]')
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+  const url = new URL(link.href, location.href)
+  if (url.origin !== location.origin || !url.pathname.startsWith('/dashboard') || link.target || link.hasAttribute('download')) return
+  event.preventDefault()
+  navigate(url.pathname + url.search)
+})
+window.addEventListener('popstate', () => void render())
+
+whenSessionLost(() => {
+  if (!state.user) return
+  state.user = null
+  navigate(`/dashboard/login?next=${encodeURIComponent(location.pathname)}`, { replace: true })
+  announce('Your session has ended: please log in again.')
+})
+
+async function boot() {
+  try {
+    state.user = (await get('/api/v1/me')).user
+  } catch (error) {
+    if (error.status !== 401) {
+      replace(view, h('div', { class: 'notice notice-error', role: 'alert' }, h('p', null, `The dashboard could not start: ${error.message}.`)))
+      return
+    }
+  }
+  await render()
+}
+
+void boot()

@@ -1,0 +1,52 @@
+// The server's listing fields, for adding a server and for editing it. The API checks every
+// value and its message lands under the field it names.
+import { patch, post, serverPath } from './api.js'
+import { h } from './dom.js'
+import { checkboxGroup, checkedValues, field, formError, onSubmit, valueOf } from './forms.js'
+
+// An empty port means the edition's default; anything else goes to the API as typed, which
+// answers "port must be an integer from 1 to 65535" when it is not one.
+function portValue(text) {
+  if (text === '') return null
+  return /^\d+$/.test(text) ? Number(text) : text
+}
+
+function listing(form, creating) {
+  const body = {
+    name: valueOf(form, 'name'),
+    host: valueOf(form, 'host'),
+    edition: valueOf(form, 'edition'),
+    version: valueOf(form, 'version'),
+    website: valueOf(form, 'website'),
+    description: form.elements.namedItem('description').value,
+    modes: checkedValues(form, 'modes'),
+  }
+  const port = portValue(valueOf(form, 'port'))
+  if (!creating || port !== null) body.port = port
+  if (creating && valueOf(form, 'slug')) body.slug = valueOf(form, 'slug')
+  return body
+}
+
+// onSaved(server) runs after a successful save.
+export function serverForm(ctx, { server = null, onSaved }) {
+  const creating = server === null
+  const s = server ?? { name: '', host: '', port: null, edition: 'java', version: '', website: '', description: '', modes: [] }
+  const form = h('form', { class: 'server-form' },
+    formError(),
+    h('div', { class: 'form-grid' },
+      field({ name: 'name', label: 'Server name', value: s.name, hint: 'As players know it, 1 to 64 characters.' }),
+      field({ name: 'host', label: 'Address players join', value: s.host, placeholder: 'play.example.com', hint: 'A host name or IP address, without the port.' }),
+      field({ name: 'port', label: 'Port', value: s.port ?? '', optional: true, inputmode: 'numeric', hint: 'Empty: the default (SRV record or 25565 for Java, 19132 for Bedrock).' }),
+      field({ name: 'edition', label: 'Edition', type: 'select', value: s.edition, options: [{ value: 'java', label: 'Java Edition' }, { value: 'bedrock', label: 'Bedrock Edition' }] }),
+      creating ? field({ name: 'slug', label: 'Address of its page', optional: true, hint: 'In the vote link: /serveur/<this>/voter. a–z, 0–9 and "-". Empty: made from the name. It never changes afterwards.' }) : null,
+      field({ name: 'version', label: 'Version', value: s.version, optional: true, placeholder: '1.21.4' }),
+      field({ name: 'website', label: 'Website', type: 'url', value: s.website, optional: true, placeholder: 'https://example.com' })),
+    field({ name: 'description', label: 'Description', type: 'textarea', value: s.description, optional: true, rows: 5, hint: 'Shown on the server\'s page; line breaks are kept. At most 4000 characters.' }),
+    checkboxGroup({ name: 'modes', legend: 'Game modes', hint: 'Up to 8; players filter the ranking by them.', options: ctx.modes.map((m) => ({ value: m, label: m })), values: s.modes }),
+    h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'button button-primary' }, creating ? 'Add the server' : 'Save changes')))
+
+  return onSubmit(form, async (f) => {
+    const answer = creating ? await post('/api/v1/me/servers', listing(f, true)) : await patch(serverPath(server.slug), listing(f, false))
+    await onSaved(answer.server)
+  }, creating ? 'Adding…' : 'Saving…')
+}

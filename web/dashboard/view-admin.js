@@ -1,0 +1,62 @@
+// Administrators: every account, and every server of the site with hide / show and delete.
+import { del, get, patch, serverPath } from './api.js'
+import { announce, fittedTable, formatDay, h, plural, replace } from './dom.js'
+import { actionButton } from './forms.js'
+import { cell, playersCell, rankText, serverHref } from './view-servers.js'
+
+const table = (caption, headers, rows) => h('div', { class: 'card table-card' }, fittedTable(h('table', { class: 'table' },
+  h('caption', { class: 'visually-hidden' }, caption),
+  h('thead', null, h('tr', null, headers.map(([label, num]) => h('th', { scope: 'col', class: num ? 'num' : null }, label)))),
+  h('tbody', null, rows))))
+
+export async function renderAdminUsers(ctx, el) {
+  ctx.setTitle('Users')
+  const { users } = await get('/api/v1/admin/users')
+  replace(el,
+    h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'Users')),
+    h('p', { class: 'muted' }, `${plural(users.length, 'account')}. New accounts sign up on the dashboard (when registration is open) or are added with `, h('code', null, 'votelist user add'), '.'),
+    table('Every account', [['E-mail address'], ['Role'], ['Servers', true], ['Created']], users.map((u) => h('tr', null,
+      cell('E-mail address', u.email, { class: 'cell-main' }),
+      cell('Role', u.isAdmin ? h('span', { class: 'pill pill-admin' }, 'Administrator') : 'Owner'),
+      cell('Servers', String(u.servers), { class: 'num' }),
+      cell('Created', formatDay(u.createdAt))))))
+}
+
+export async function renderAdminServers(ctx, el) {
+  ctx.setTitle('All servers')
+  const { servers } = await get('/api/v1/admin/servers')
+  // After an action the list is drawn again; the focus goes back to that server's row.
+  const reload = async (slug) => {
+    await renderAdminServers(ctx, el)
+    el.querySelector(`tr[data-slug="${CSS.escape(slug)}"] button`)?.focus()
+  }
+  const rows = servers.map((s) => h('tr', { dataset: { slug: s.slug } },
+    cell('Server', [
+      h('a', { href: serverHref(s.slug) }, s.name),
+      h('div', { class: 'muted small' }, s.address),
+    ], { class: 'cell-main' }),
+    cell('Owner', s.owner.email, { class: 'cell-owner' }),
+    cell('Rank', rankText(s), { class: 'num' }),
+    cell('Votes this month', s.monthlyVotes.toLocaleString('en-GB'), { class: 'num' }),
+    cell('Players online', playersCell(s), { class: 'num' }),
+    cell('State', s.hidden ? h('span', { class: 'pill pill-hidden' }, 'Hidden') : 'Listed'),
+    cell('Actions', h('div', { class: 'row-actions' },
+      actionButton(s.hidden ? 'Show' : 'Hide', async () => {
+        await patch(serverPath(s.slug), { hidden: !s.hidden })
+        announce(`${s.name} is ${s.hidden ? 'listed again' : 'hidden'}.`)
+        await reload(s.slug)
+      }, { className: 'button-small', ariaLabel: `${s.hidden ? 'Show' : 'Hide'} ${s.name}` }),
+      actionButton('Delete', async () => {
+        await del(serverPath(s.slug))
+        announce(`${s.name} was deleted.`)
+        await reload(s.slug)
+      }, {
+        className: 'button-small button-danger', ariaLabel: `Delete ${s.name}`,
+        confirmText: `Delete ${s.name} (owner ${s.owner.email}) with all its votes, keys and deliveries? This cannot be undone.`,
+      })))))
+  replace(el,
+    h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'All servers')),
+    h('p', { class: 'muted' }, `${plural(servers.length, 'server')}, hidden ones included. Hiding takes a server out of the ranking and its public pages without deleting anything.`),
+    servers.length ? table('Every server of the site', [['Server'], ['Owner'], ['Rank', true], ['Votes this month', true], ['Players online', true], ['State'], ['Actions']], rows)
+      : h('p', { class: 'card muted' }, 'No server is listed yet.'))
+}

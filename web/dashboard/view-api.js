@@ -1,0 +1,18 @@
+// The "API and webhooks" tab: the three ways a vote reaches the owner, the Test button, and the
+// badge with the vote link.
+import { append, h } from './dom.js'
+import { badgeSection } from './badge-section.js'
+import { keysSection } from './keys-section.js'
+import { testPanel } from './test-panel.js'
+import { votifierSection } from './votifier-section.js'
+import { webhookSection } from './webhook-section.js'
+
+export async function renderApiTab(ctx, el, server) {
+  append(el,
+    h('p', { class: 'lead' }, 'Choose how each vote reaches you; combine them freely. Then press Test.'),
+    votifierSection(server),
+    webhookSection(server),
+    testPanel(server),
+    await keysSection(server),
+    badgeSection(server))
+}
