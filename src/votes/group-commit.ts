@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { writeTx } from '../db/open.ts'
 
 // Group commit for votes. Under load most of a vote's cost is the commit itself (WAL frames for
 // every page it touched, and the checkpoint fsyncs that follow), and votes that arrive together
@@ -25,7 +26,7 @@ export function createGroupCommit(db: Database): GroupCommit {
     pending = []
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = []
     try {
-      db.transaction(() => {
+      writeTx(db, () => {
         for (const p of group) {
           try {
             outcomes.push({ ok: true, value: p.write() })
@@ -33,7 +34,7 @@ export function createGroupCommit(db: Database): GroupCommit {
             outcomes.push({ ok: false, error })
           }
         }
-      }).immediate()
+      })
     } catch (error) {
       for (const p of group) p.reject(error)
       return

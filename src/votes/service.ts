@@ -9,7 +9,7 @@ import type { JobQueue } from '../jobs/queue.ts'
 import { ipKey } from '../net/ip.ts'
 import type { Server } from '../servers/repo.ts'
 import { checkPseudo, pseudoKey } from './pseudo.ts'
-import { monthOf, type VotesRepo } from './repo.ts'
+import type { VotesRepo } from './repo.ts'
 
 export interface VoteDeps {
   db: Database
@@ -42,31 +42,32 @@ export function recordVote(deps: VoteDeps, server: Server, pseudo: string, addre
 
   return writeTx(deps.db, () => {
     const now = deps.clock.now()
-    const since = now - intervalMs + 1
-    const byPseudo = deps.votes.latestByPseudo(server.id, key, since)?.createdAt ?? null
-    const byAddress = deps.votes.latestByIpKeys(server.id, ipKeys, since)
-    const last = Math.max(byPseudo ?? -Infinity, byAddress ?? -Infinity)
+    const recent = deps.votes.recent(server.id, key, ipKeys, now - intervalMs + 1)
+    const last = Math.max(recent.byPseudo ?? -Infinity, recent.byAddress ?? -Infinity)
     if (last > -Infinity) {
       const next = last + intervalMs
       throw new ApiError(429, 'VOTE_TOO_SOON',
-        `${byPseudo !== null ? 'this pseudo has' : 'this address has'} already voted for ${server.name}; the next vote is possible at ${new Date(next).toISOString()}`,
+        `${recent.byPseudo !== null ? 'this pseudo has' : 'this address has'} already voted for ${server.name}; the next vote is possible at ${new Date(next).toISOString()}`,
         { nextVoteAt: new Date(next).toISOString() }, { 'Retry-After': String(Math.ceil((next - now) / 1000)) })
     }
     // created_at is strictly increasing per server, even for votes within one millisecond.
-    const createdAt = Math.max(now, (deps.votes.lastCreatedAt(server.id) ?? -1) + 1)
+    const createdAt = Math.max(now, (recent.lastAt ?? -1) + 1)
     const vote = { id: newId(), serverId: server.id, pseudo: name, pseudoKey: key, createdAt }
-    deps.votes.insert(vote, [...seen].map(([ipKey, address]) => ({ ipKey, address })))
+    const monthlyVotes = deps.votes.insert(vote, [...seen].map(([ipKey, address]) => ({ ipKey, address })))
 
-    const event: VoteEvent = {
-      server: { id: server.id, slug: server.slug, name: server.name },
-      vote: { id: vote.id, pseudo: name, createdAt },
-      address: addresses.find((a) => a && ipKey(a)) ?? null,
-      monthlyVotes: deps.votes.monthVotes(server.id, monthOf(createdAt)),
-    }
-    for (const channel of deps.deliveries.channels(server.id)) {
-      const deliveryId = newId()
-      deps.deliveries.insert({ id: deliveryId, serverId: server.id, voteId: vote.id, channel, test: false, pseudo: name, payload: event, at: now })
-      deps.queue.enqueue(DELIVERY_JOB, { deliveryId })
+    const channels = deps.deliveries.channels(server.id)
+    if (channels.length) {
+      const event: VoteEvent = {
+        server: { id: server.id, slug: server.slug, name: server.name },
+        vote: { id: vote.id, pseudo: name, createdAt },
+        address: seen.values().next().value ?? null,
+        monthlyVotes,
+      }
+      for (const channel of channels) {
+        const deliveryId = newId()
+        deps.deliveries.insert({ id: deliveryId, serverId: server.id, voteId: vote.id, channel, test: false, pseudo: name, payload: event, at: now })
+        deps.queue.enqueue(DELIVERY_JOB, { deliveryId })
+      }
     }
     return { vote: { id: vote.id, pseudo: name, createdAt }, nextVoteAt: createdAt + intervalMs }
   })
