@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { clientAddress, clientKey } from '../http/client-ip.ts'
+import { addressKey, clientAddress } from '../http/client-ip.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
 import { publicRateLimit } from '../http/public-limit.ts'
 import { Iso, iso } from '../http/timestamps.ts'
@@ -78,7 +78,7 @@ export function voteRoutes(rt: Runtime) {
         target = listedServer(rt.servers, params.slug)
         checkVoteOrigin(request, rt.config)
         const address = clientAddress(request, bun, rt.config.http.trust_proxy)
-        const limitHeaders = enforceRateLimit(rt.limits.votes, clientKey(request, bun, rt.config.http.trust_proxy), rt.clock.now())
+        const limitHeaders = enforceRateLimit(rt.limits.votes, addressKey(address), rt.clock.now())
         const { vote, nextVoteAt } = await castVote(rt, commit, target, form, address)
         if (json) {
           set.status = 201
