@@ -1,7 +1,7 @@
 import { checkCaptcha, type CaptchaDeps } from '../captcha/service.ts'
 import type { Config } from '../config/load.ts'
 import { forbidden } from '../http/errors.ts'
-import type { Server } from '../servers/repo.ts'
+import type { VoteTarget } from '../servers/repo.ts'
 import { readAddressToken } from './address-token.ts'
 import type { GroupCommit } from './group-commit.ts'
 import { checkPseudo } from './pseudo.ts'
@@ -37,7 +37,7 @@ export function checkVoteOrigin(request: Request, config: Config): void {
 }
 
 // `commit` writes the vote (src/votes/group-commit.ts); it resolves once the vote is durable.
-export async function castVote(deps: CastDeps, commit: GroupCommit, server: Server, form: VoteForm, address: string | null): Promise<RecordedVote> {
+export async function castVote(deps: CastDeps, commit: GroupCommit, server: VoteTarget, form: VoteForm, address: string | null): Promise<RecordedVote> {
   const pseudo = checkPseudo(text(form.pseudo).trim(), server.edition)
   const addresses = [address]
   const now = deps.clock.now()

@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors.ts'
 import { newId } from '../ids.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import { ipKey } from '../net/ip.ts'
-import type { Server } from '../servers/repo.ts'
+import type { VoteTarget } from '../servers/repo.ts'
 import { checkPseudo, pseudoKey } from './pseudo.ts'
 import type { VotesRepo } from './repo.ts'
 
@@ -29,7 +29,7 @@ export interface RecordedVote {
 // voter is told it worked: an acknowledged vote is never lost and its notifications are never
 // forgotten. The interval applies per server to the pseudo and to every recorded address.
 // `addresses`: the voter's addresses (the connecting one first); non-addresses are ignored.
-export function recordVote(deps: VoteDeps, server: Server, pseudo: string, addresses: (string | null)[]): RecordedVote {
+export function recordVote(deps: VoteDeps, server: VoteTarget, pseudo: string, addresses: (string | null)[]): RecordedVote {
   const name = checkPseudo(pseudo, server.edition)
   const key = pseudoKey(name)
   const seen = new Map<string, string>()
