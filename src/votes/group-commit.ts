@@ -31,6 +31,10 @@ export function createGroupCommit(db: Database): GroupCommit {
           try {
             outcomes.push({ ok: true, value: p.write() })
           } catch (error) {
+            // SQLite ends the whole transaction itself on some errors (a full disk, an I/O
+            // error): the group's earlier writes are gone, and the next ones must not run on
+            // their own outside it (each would commit alone while the group reports failure).
+            if (!db.inTransaction) throw error
             outcomes.push({ ok: false, error })
           }
         }

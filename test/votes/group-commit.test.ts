@@ -56,4 +56,20 @@ describe('group commit', () => {
     expect(rows()).toEqual([])
     expect(await commit(write(3))).toBe(3)
   })
+
+  test('when SQLite ends the transaction itself (full disk, I/O error), every write of the group fails and none runs on its own', async () => {
+    const { db, write, rows } = setUp()
+    const commit = createGroupCommit(db)
+    const lost = () => writeTx(db, () => {
+      db.run('INSERT INTO t (x) VALUES (99)')
+      db.run('ROLLBACK') // what SQLite does on SQLITE_FULL or SQLITE_IOERR
+      throw new Error('disk full')
+    })
+    const outcomes = await Promise.allSettled([commit(write(1)), commit(lost), commit(write(3)), commit(write(4))])
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected'])
+    expect(rows()).toEqual([])
+    expect(db.inTransaction).toBe(false)
+    expect(await commit(write(5))).toBe(5)
+    expect(rows()).toEqual([5])
+  })
 })
