@@ -20,11 +20,11 @@ export interface RecentVotes {
   lastAt: number | null // the server's latest vote, ever: a new vote's created_at must exceed it
 }
 
-// A measured pitfall of the SQLite in Bun 1.4.5 (3.54.1): a statement whose ORDER BY or max()/min()
-// is served by an index after an equality on a bare bound parameter (`server_id = ?`) is prepared
-// again at every run — tens of microseconds, growing with the SQL's length. Writing the value as
-// `+?` (unary plus: the same value) keeps the index and the prepared program. Hot statements of
-// that shape use it.
+// A measured pitfall of the SQLite in Bun 1.4.5 (3.54.1): a statement is prepared again at every
+// run — tens of microseconds, growing with the SQL's length — when its ORDER BY or max()/min() is
+// served by an index after an equality on a bare bound parameter (`server_id = ?`), or when its
+// LIMIT is a bare parameter. Writing the value as `+?` (unary plus: the same value) keeps the
+// index and the prepared program. Hot statements of those shapes use it.
 export function votesRepo(db: Database) {
   const latestByPseudo = db.prepare(`SELECT ${voteCols} FROM vote
     WHERE server_id = +?1 AND pseudo_key = +?2 AND created_at >= ?3 ORDER BY created_at DESC LIMIT 1`)

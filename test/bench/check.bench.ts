@@ -53,10 +53,11 @@ rt.db.run('ANALYZE')
 
 const app = (await createApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
 
-// The baseline: parse the query, one indexed SELECT (the same statement shape), the same JSON
-// answer; no key, no limiter, no validation, no framework.
+// The baseline: parse the query, one indexed SELECT (the same statement as the app's, `+?`
+// included: written `server_id = ?`, Bun's SQLite prepares it again at every run — see
+// src/votes/repo.ts), the same JSON answer; no key, no limiter, no validation, no framework.
 const select = rt.db.prepare(`SELECT id, pseudo, created_at AS createdAt, claimed_at AS claimedAt FROM vote
-  WHERE server_id = ? AND pseudo_key = ? AND created_at >= ? ORDER BY created_at DESC LIMIT 1`)
+  WHERE server_id = +?1 AND pseudo_key = +?2 AND created_at >= ?3 ORDER BY created_at DESC LIMIT 1`)
 const interval = rt.config.votes.interval_minutes * 60_000
 const baseline = Bun.serve({
   hostname: '127.0.0.1',
