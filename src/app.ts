@@ -24,7 +24,7 @@ export async function createApp(rt: Runtime) {
     .use(errorHandler(rt.log, () => notFoundPage(rt.config)))
     .use(await assetRoutes())
     .use(healthRoutes())
-    .use(apiDocs())
+    .use(apiDocs(rt.config))
     .use(accountRoutes(rt))
     .use(serverRoutes(rt))
     .use(keyRoutes(rt))
