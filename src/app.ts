@@ -26,7 +26,7 @@ export async function createApp(rt: Runtime) {
     .use(await assetRoutes())
     .use(await dashboardRoutes(rt.config))
     .use(healthRoutes())
-    .use(apiDocs())
+    .use(apiDocs(rt.config))
     .use(accountRoutes(rt))
     .use(serverRoutes(rt))
     .use(keyRoutes(rt))

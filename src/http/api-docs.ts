@@ -1,17 +1,40 @@
 import { openapi } from '@elysiajs/openapi'
+import { Elysia } from 'elysia'
+import type { Config } from '../config/load.ts'
+import { renderApiDocsPage, type OpenApiDocument } from '../pages/api-docs-page.ts'
+import { htmlResponse } from '../pages/layout.ts'
 import { VERSION } from '../version.ts'
 
+const PAGE = '/api/docs'
+const DOCUMENT = '/api/docs/json'
+
 // The API reference, generated from the routes' schemas and `detail` (so it says what the code
-// does): the UI at /api/docs, the OpenAPI document at /api/docs/json. Only /api/ routes are
-// listed; pages and assets are not API. The document is built on first request and cached, so
-// it costs the API routes nothing.
-export const apiDocs = () =>
+// does): the OpenAPI document at /api/docs/json, and at /api/docs a page the site renders from
+// that same document (the plugin's own viewer loads its script from a CDN: a self-hosted site
+// must not make its visitors' browsers call a third party). Only /api/ routes are listed; pages
+// and assets are not API. The document and the page are built on first request and cached, so
+// they cost the API routes nothing.
+export function apiDocs(config: Config) {
+  const spec = openapiDocument()
+  // The plugin's document handler, called directly so that the page shows exactly what
+  // /api/docs/json serves (it returns its cached document while the routes are unchanged).
+  const handler = spec.routes.find((r) => r.path === DOCUMENT)?.handler
+  if (typeof handler !== 'function') throw new Error(`@elysiajs/openapi no longer serves ${DOCUMENT} from a route handler`)
+  let cached: { doc: OpenApiDocument; page: string } | null = null
+  return new Elysia({ name: 'http.api-docs' })
+    .use(spec)
+    .get(PAGE, () => {
+      const doc = (handler as () => OpenApiDocument)()
+      if (cached?.doc !== doc) cached = { doc, page: renderApiDocsPage(config, doc, DOCUMENT) }
+      return htmlResponse(cached.page)
+    }, { detail: { hide: true } })
+}
+
+const openapiDocument = () =>
   openapi({
-    path: '/api/docs',
-    specPath: '/api/docs/json',
-    // The plugin makes the UI fetch the document by a path relative to the page, which from
-    // /api/docs resolves to /api/api/docs/json: give the absolute one.
-    scalar: { url: '/api/docs/json' },
+    path: PAGE,
+    specPath: DOCUMENT,
+    provider: null,
     exclude: { paths: [/^(?!\/api\/)/, /^\/api\/docs/] },
     documentation: {
       info: {
@@ -19,7 +42,6 @@ export const apiDocs = () =>
         version: VERSION,
         description: [
           'All times are UTC, written ISO 8601 with milliseconds (`2026-11-22T10:15:30.123Z`).',
-          // No double quotes in this text: the plugin writes it unescaped into an HTML attribute.
           'Errors: a JSON body `{ok: false, error: {code, message}}` with 400 INVALID_PARAMETER, 401 MISSING_KEY / INVALID_KEY / UNAUTHENTICATED, 403 FORBIDDEN, 404 NOT_FOUND, 409 CONFLICT, 429 RATE_LIMITED (with Retry-After) or VOTE_TOO_SOON, 500 INTERNAL. With `format=text`, the same status and one line of text.',
           'Keyed endpoints take the server\'s API key as query `key`, header `X-Api-Key` or `Authorization: Bearer <key>` (several: they must be equal), and allow 600 requests a minute per key; public endpoints 120 a minute per client address. Limited answers carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
         ].join('\n\n'),

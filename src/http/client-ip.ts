@@ -20,6 +20,8 @@ export function clientAddress(request: Request, server: SocketInfo | null | unde
 // The key a per-client rate limit counts under: the address (an IPv6 client per /64, so rotating
 // addresses inside one subscriber prefix does not multiply the quota), or "unknown".
 export function clientKey(request: Request, server: SocketInfo | null | undefined, trustProxy: boolean): string {
-  const address = clientAddress(request, server, trustProxy)
-  return (address && ipKey(address)) ?? 'unknown'
+  return addressKey(clientAddress(request, server, trustProxy))
 }
+
+// clientKey of an address already read with clientAddress.
+export const addressKey = (address: string | null): string => (address && ipKey(address)) ?? 'unknown'

@@ -3,8 +3,8 @@ import { ApiError } from './errors.ts'
 // An exact sliding-window limiter: per key, a ring of the times of the last `limit` allowed
 // requests. A request is allowed when fewer than `limit` fall inside the last window, so no
 // window of that length — aligned or not — ever holds more than `limit` (a fixed-window or
-// token-bucket counter lets 2× through across a window edge). O(1) per request, limit×8 bytes
-// per active key; idle keys are swept.
+// token-bucket counter lets 2× through across a window edge). O(1) per request, at most limit×8
+// bytes per active key; idle keys are swept.
 
 export interface RateDecision {
   allowed: boolean
@@ -15,9 +15,21 @@ export interface RateDecision {
 }
 
 interface Ring {
-  times: Float64Array
+  times: Float64Array // capacity: grows by doubling up to `limit`
   head: number // logical index 0 (the oldest entry)
   size: number
+}
+
+// Most keys (a voter's address, a visitor's) make one or two requests a window: a ring starts
+// small instead of allocating `limit` slots for each of them.
+const FIRST_CAPACITY = 4
+
+function grow(ring: Ring, limit: number) {
+  const cap = ring.times.length
+  const times = new Float64Array(Math.min(limit, cap * 2))
+  for (let i = 0; i < ring.size; i++) times[i] = ring.times[(ring.head + i) % cap]
+  ring.times = times
+  ring.head = 0
 }
 
 export class SlidingWindowLimiter {
@@ -34,10 +46,10 @@ export class SlidingWindowLimiter {
   hit(key: string, now: number, count = true): RateDecision {
     let ring = this.rings.get(key)
     if (!ring) {
-      ring = { times: new Float64Array(this.limit), head: 0, size: 0 }
+      ring = { times: new Float64Array(Math.min(this.limit, FIRST_CAPACITY)), head: 0, size: 0 }
       if (count) this.rings.set(key, ring)
     }
-    const at = (i: number) => ring.times[(ring.head + i) % this.limit]
+    const at = (i: number) => ring.times[(ring.head + i) % ring.times.length]
     const cutoff = now - this.windowMs
     const full = ring.size === this.limit
     const allowed = !full || at(0) <= cutoff
@@ -46,7 +58,8 @@ export class SlidingWindowLimiter {
         ring.times[ring.head] = now
         ring.head = (ring.head + 1) % this.limit
       } else {
-        ring.times[(ring.head + ring.size) % this.limit] = now
+        if (ring.size === ring.times.length) grow(ring, this.limit)
+        ring.times[(ring.head + ring.size) % ring.times.length] = now
         ring.size++
       }
     }
@@ -67,7 +80,7 @@ export class SlidingWindowLimiter {
   // Forgets keys with nothing inside the window; returns how many remain.
   sweep(now: number): number {
     for (const [key, ring] of this.rings) {
-      const newest = ring.times[(ring.head + ring.size - 1) % this.limit]
+      const newest = ring.times[(ring.head + ring.size - 1) % ring.times.length]
       if (newest <= now - this.windowMs) this.rings.delete(key)
     }
     return this.rings.size

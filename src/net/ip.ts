@@ -34,6 +34,9 @@ function ipv6Bytes(s: string): Uint8Array {
 // The key votes are matched on: "4:a.b.c.d" for IPv4 (and IPv4-mapped), "6:" + the first 64 bits
 // in hex for IPv6 (one subscriber's /64 is one voter). Null for anything that is not an address.
 export function ipKey(text: string): string | null {
+  // The usual case, read on every vote: a plain dotted quad is its own key (isIPv4 admits no
+  // leading zeros or spaces, so the text is already what joining its bytes would give).
+  if (isIPv4(text)) return `4:${text}`
   const b = parseIp(text)
   if (!b) return null
   if (b.length === 4) return `4:${b.join('.')}`

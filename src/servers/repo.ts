@@ -23,6 +23,9 @@ export interface Server {
 const cols = `num, id, owner_id AS ownerId, slug, name, host, port, edition, version, description, website,
   hidden, created_at AS createdAt, updated_at AS updatedAt,
   (SELECT coalesce(json_group_array(mode), '[]') FROM (SELECT mode FROM server_mode m WHERE m.server_id = server.id ORDER BY mode)) AS modes`
+// What a vote needs of its server: the vote path reads only these (no modes subquery).
+export type VoteTarget = Pick<Server, 'id' | 'slug' | 'name' | 'edition' | 'hidden'>
+
 type Row = Omit<Server, 'modes' | 'hidden'> & { modes: string; hidden: number }
 const toServer = (r: Row | null): Server | null => (r ? { ...r, modes: JSON.parse(r.modes), hidden: r.hidden === 1 } : null)
 
@@ -35,6 +38,7 @@ export function serversRepo(db: Database) {
   const addMode = db.prepare('INSERT INTO server_mode (server_id, mode) VALUES (?, ?)')
   const bySlug = db.prepare(`SELECT ${cols} FROM server WHERE slug = ?`)
   const byId = db.prepare(`SELECT ${cols} FROM server WHERE id = ?`)
+  const voteTarget = db.prepare('SELECT id, slug, name, edition, hidden FROM server WHERE slug = ?')
   const byOwner = db.prepare(`SELECT ${cols} FROM server WHERE owner_id = ? ORDER BY created_at, num`)
   const all = db.prepare(`SELECT ${cols} FROM server ORDER BY created_at, num`)
   const slugExists = db.prepare('SELECT 1 FROM server WHERE slug = ?')
@@ -59,6 +63,10 @@ export function serversRepo(db: Database) {
     },
     bySlug: (slug: string) => toServer(bySlug.get(slug) as Row | null),
     byId: (id: string) => toServer(byId.get(id) as Row | null),
+    voteTarget(slug: string): VoteTarget | null {
+      const r = voteTarget.get(slug) as (Omit<VoteTarget, 'hidden'> & { hidden: number }) | null
+      return r && { ...r, hidden: r.hidden === 1 }
+    },
     byOwner: (ownerId: string) => (byOwner.all(ownerId) as Row[]).map((r) => toServer(r)!),
     all: () => (all.all() as Row[]).map((r) => toServer(r)!),
     slugExists: (slug: string) => slugExists.get(slug) !== null,

@@ -7,7 +7,7 @@ import { conflict, forbidden, invalidParameter, notFound } from '../http/errors.
 import { assertValid } from '../http/validation.ts'
 import { newId } from '../ids.ts'
 import { isPrivateAddress } from '../net/ip.ts'
-import type { Server, ServersRepo } from './repo.ts'
+import type { Server, ServersRepo, VoteTarget } from './repo.ts'
 import { SLUG, ServerCreate, ServerPatch } from './schema.ts'
 
 export interface ServersDeps {
@@ -128,8 +128,12 @@ export function ownedServer(servers: ServersRepo, user: { id: string; isAdmin: b
 }
 
 // The server named by `slug` as the public sees it: a hidden server does not exist for them.
-export function listedServer(servers: ServersRepo, slug: string): Server {
-  const server = servers.bySlug(slug)
+export const listedServer = (servers: ServersRepo, slug: string): Server => listed(servers.bySlug(slug), slug)
+
+// The same, with only what recording a vote needs (the vote path's lookup).
+export const listedVoteTarget = (servers: ServersRepo, slug: string): VoteTarget => listed(servers.voteTarget(slug), slug)
+
+function listed<T extends { hidden: boolean }>(server: T | null, slug: string): T {
   if (!server || server.hidden) throw notFound(`no server with the slug "${slug}" is listed`)
   return server
 }

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { clientAddress, clientKey } from '../http/client-ip.ts'
+import { addressKey, clientAddress } from '../http/client-ip.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
 import { publicRateLimit } from '../http/public-limit.ts'
 import { Iso, iso } from '../http/timestamps.ts'
@@ -8,8 +8,8 @@ import { ipKey } from '../net/ip.ts'
 import { htmlResponse, pageForError } from '../pages/layout.ts'
 import { renderVotePage } from '../pages/vote-page.ts'
 import type { Runtime } from '../runtime.ts'
-import type { Server } from '../servers/repo.ts'
-import { listedServer } from '../servers/service.ts'
+import type { Server, VoteTarget } from '../servers/repo.ts'
+import { listedVoteTarget } from '../servers/service.ts'
 import { issueAddressToken } from './address-token.ts'
 import { castVote, checkVoteOrigin, siteOrigins, type VoteForm } from './cast.ts'
 import { createGroupCommit } from './group-commit.ts'
@@ -73,12 +73,12 @@ export function voteRoutes(rt: Runtime) {
       const json = wantsJson(request)
       const form = (body ?? {}) as VoteForm
       const typed = typeof form.pseudo === 'string' ? form.pseudo.slice(0, 16) : ''
-      let target: Server | null = null
+      let target: VoteTarget | null = null
       try {
-        target = listedServer(rt.servers, params.slug)
+        target = listedVoteTarget(rt.servers, params.slug)
         checkVoteOrigin(request, rt.config)
         const address = clientAddress(request, bun, rt.config.http.trust_proxy)
-        const limitHeaders = enforceRateLimit(rt.limits.votes, clientKey(request, bun, rt.config.http.trust_proxy), rt.clock.now())
+        const limitHeaders = enforceRateLimit(rt.limits.votes, addressKey(address), rt.clock.now())
         const { vote, nextVoteAt } = await castVote(rt, commit, target, form, address)
         if (json) {
           set.status = 201
@@ -93,7 +93,11 @@ export function voteRoutes(rt: Runtime) {
         return new Response(null, { status: 303, headers: { ...limitHeaders, location: `/serveur/${target.slug}/voter?vote=${encodeURIComponent(vote.id)}` } })
       } catch (e) {
         if (json) throw e
-        if (e instanceof ApiError && target && e.status !== 404) return formPage(target, typed, e)
+        if (e instanceof ApiError && target && e.status !== 404) {
+          // The form again, which shows more of the server than a vote reads.
+          const page = rt.servers.bySlug(target.slug)
+          if (page) return formPage(page, typed, e)
+        }
         return pageForError(rt.config, rt.log, e, request.url)
       }
     }, {

@@ -7,9 +7,9 @@ import { ApiError } from '../http/errors.ts'
 import { newId } from '../ids.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import { ipKey } from '../net/ip.ts'
-import type { Server } from '../servers/repo.ts'
+import type { VoteTarget } from '../servers/repo.ts'
 import { checkPseudo, pseudoKey } from './pseudo.ts'
-import { monthOf, type VotesRepo } from './repo.ts'
+import type { VotesRepo } from './repo.ts'
 
 export interface VoteDeps {
   db: Database
@@ -29,7 +29,13 @@ export interface RecordedVote {
 // voter is told it worked: an acknowledged vote is never lost and its notifications are never
 // forgotten. The interval applies per server to the pseudo and to every recorded address.
 // `addresses`: the voter's addresses (the connecting one first); non-addresses are ignored.
-export function recordVote(deps: VoteDeps, server: Server, pseudo: string, addresses: (string | null)[]): RecordedVote {
+export function recordVote(deps: VoteDeps, server: VoteTarget, pseudo: string, addresses: (string | null)[]): RecordedVote {
+  return writeTx(deps.db, () => writeVote(deps, server, pseudo, addresses))
+}
+
+// recordVote's work without its transaction, for a caller that holds one and keeps the call
+// atomic (the group commit, as a 'bare' write). A refused vote throws before writing anything.
+export function writeVote(deps: VoteDeps, server: VoteTarget, pseudo: string, addresses: (string | null)[]): RecordedVote {
   const name = checkPseudo(pseudo, server.edition)
   const key = pseudoKey(name)
   const seen = new Map<string, string>()
@@ -39,35 +45,33 @@ export function recordVote(deps: VoteDeps, server: Server, pseudo: string, addre
   }
   const ipKeys = [...seen.keys()]
   const intervalMs = deps.config.votes.interval_minutes * 60_000
+  const now = deps.clock.now()
+  const recent = deps.votes.recent(server.id, key, ipKeys, now - intervalMs + 1)
+  const last = Math.max(recent.byPseudo ?? -Infinity, recent.byAddress ?? -Infinity)
+  if (last > -Infinity) {
+    const next = last + intervalMs
+    throw new ApiError(429, 'VOTE_TOO_SOON',
+      `${recent.byPseudo !== null ? 'this pseudo has' : 'this address has'} already voted for ${server.name}; the next vote is possible at ${new Date(next).toISOString()}`,
+      { nextVoteAt: new Date(next).toISOString() }, { 'Retry-After': String(Math.ceil((next - now) / 1000)) })
+  }
+  // created_at is strictly increasing per server, even for votes within one millisecond.
+  const createdAt = Math.max(now, (recent.lastAt ?? -1) + 1)
+  const vote = { id: newId(), serverId: server.id, pseudo: name, pseudoKey: key, createdAt }
+  const monthlyVotes = deps.votes.insert(vote, [...seen].map(([ipKey, address]) => ({ ipKey, address })))
 
-  return writeTx(deps.db, () => {
-    const now = deps.clock.now()
-    const since = now - intervalMs + 1
-    const byPseudo = deps.votes.latestByPseudo(server.id, key, since)?.createdAt ?? null
-    const byAddress = deps.votes.latestByIpKeys(server.id, ipKeys, since)
-    const last = Math.max(byPseudo ?? -Infinity, byAddress ?? -Infinity)
-    if (last > -Infinity) {
-      const next = last + intervalMs
-      throw new ApiError(429, 'VOTE_TOO_SOON',
-        `${byPseudo !== null ? 'this pseudo has' : 'this address has'} already voted for ${server.name}; the next vote is possible at ${new Date(next).toISOString()}`,
-        { nextVoteAt: new Date(next).toISOString() }, { 'Retry-After': String(Math.ceil((next - now) / 1000)) })
-    }
-    // created_at is strictly increasing per server, even for votes within one millisecond.
-    const createdAt = Math.max(now, (deps.votes.lastCreatedAt(server.id) ?? -1) + 1)
-    const vote = { id: newId(), serverId: server.id, pseudo: name, pseudoKey: key, createdAt }
-    deps.votes.insert(vote, [...seen].map(([ipKey, address]) => ({ ipKey, address })))
-
+  const channels = deps.deliveries.channels(server.id)
+  if (channels.length) {
     const event: VoteEvent = {
       server: { id: server.id, slug: server.slug, name: server.name },
       vote: { id: vote.id, pseudo: name, createdAt },
-      address: addresses.find((a) => a && ipKey(a)) ?? null,
-      monthlyVotes: deps.votes.monthVotes(server.id, monthOf(createdAt)),
+      address: seen.values().next().value ?? null,
+      monthlyVotes,
     }
-    for (const channel of deps.deliveries.channels(server.id)) {
+    for (const channel of channels) {
       const deliveryId = newId()
       deps.deliveries.insert({ id: deliveryId, serverId: server.id, voteId: vote.id, channel, test: false, pseudo: name, payload: event, at: now })
       deps.queue.enqueue(DELIVERY_JOB, { deliveryId })
     }
-    return { vote: { id: vote.id, pseudo: name, createdAt }, nextVoteAt: createdAt + intervalMs }
-  })
+  }
+  return { vote: { id: vote.id, pseudo: name, createdAt }, nextVoteAt: createdAt + intervalMs }
 }

@@ -20,22 +20,24 @@ export interface ListedVote {
 
 const found = 'v.id, v.pseudo, v.created_at AS createdAt, v.claimed_at AS claimedAt'
 
+// `+?`: see the note on Bun's SQLite in src/votes/repo.ts (these would be prepared again at
+// every run otherwise).
 export function verificationRepo(db: Database) {
   const latestByIp = db.prepare(`SELECT ${found} FROM vote_address a JOIN vote v ON v.id = a.vote_id
-    WHERE a.server_id = ? AND a.ip_key = ? AND a.created_at >= ? ORDER BY a.created_at DESC LIMIT 1`)
+    WHERE a.server_id = +?1 AND a.ip_key = +?2 AND a.created_at >= ?3 ORDER BY a.created_at DESC LIMIT 1`)
   const latestByBoth = db.prepare(`SELECT ${found} FROM vote v
-    WHERE v.server_id = ? AND v.pseudo_key = ? AND v.created_at >= ?
-      AND EXISTS (SELECT 1 FROM vote_address a WHERE a.vote_id = v.id AND a.ip_key = ?)
+    WHERE v.server_id = +?1 AND v.pseudo_key = +?2 AND v.created_at >= ?3
+      AND EXISTS (SELECT 1 FROM vote_address a WHERE a.vote_id = v.id AND a.ip_key = +?4)
     ORDER BY v.created_at DESC LIMIT 1`)
   // One statement picks and marks the oldest unclaimed vote; `claimed_at IS NULL` is checked
   // again on the row written, so a vote is never claimed twice.
   const claimOldest = db.prepare(`UPDATE vote SET claimed_at = ?4
-    WHERE id = (SELECT id FROM vote WHERE server_id = ?1 AND pseudo_key = ?2 AND created_at >= ?3 AND claimed_at IS NULL
+    WHERE id = (SELECT id FROM vote WHERE server_id = +?1 AND pseudo_key = +?2 AND created_at >= ?3 AND claimed_at IS NULL
                 ORDER BY created_at LIMIT 1)
       AND claimed_at IS NULL
     RETURNING id, pseudo, created_at AS createdAt, claimed_at AS claimedAt`)
   const after = db.prepare(`SELECT id, pseudo, created_at AS createdAt, claimed_at IS NOT NULL AS claimed FROM vote
-    WHERE server_id = ? AND created_at > ? ORDER BY created_at LIMIT ?`)
+    WHERE server_id = +?1 AND created_at > ?2 ORDER BY created_at LIMIT +?3`)
 
   return {
     latestByIp: (serverId: string, ipKey: string, since: number) => latestByIp.get(serverId, ipKey, since) as FoundVote | null,

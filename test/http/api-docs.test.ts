@@ -57,8 +57,9 @@ test('the OpenAPI document lists the four verification endpoints with their para
   const ui = await call(app, 'GET', '/api/docs')
   expect(ui.status).toBe(200)
   expect(ui.headers.get('content-type')).toStartWith('text/html')
-  // The UI fetches the document by its absolute path (a relative one would resolve under /api/api/).
-  expect(await ui.text()).toContain('"url":"/api/docs/json"')
+  // The page, rendered by the site from this document (test/http/api-docs-page.test.ts), links it
+  // by its absolute path.
+  expect(await ui.text()).toContain('<a href="/api/docs/json">')
 })
 
 test('the examples in the document are valid answers of their own schemas', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
 import { ApiError } from '../../src/http/errors.ts'
 import { enforceRateLimit, SlidingWindowLimiter } from '../../src/http/rate-limit.ts'
 
@@ -44,6 +45,34 @@ describe('sliding-window rate limiter', () => {
     expect(err?.status).toBe(429)
     expect(err?.errorCode).toBe('RATE_LIMITED')
     expect(err?.headers).toEqual({ 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '45', 'Retry-After': '45' })
+  })
+})
+
+describe('sliding-window rate limiter against a plain list of allowed times', () => {
+  // The model: allowed when fewer than `limit` allowed requests lie in (now - window, now].
+  // Rings start with a few slots and grow: each run has its own request rate (from bursts that
+  // fill the ring to a trickle that lets the window empty), which covers growth and wrap-around.
+  test('decides, counts and reports exactly as the model, for any limit and request times', () => {
+    const run = fc.integer({ min: 1, max: 40 }).chain((limit) => fc.integer({ min: 0, max: 40_000 }).chain((maxGap) => fc.record({
+      limit: fc.constant(limit),
+      steps: fc.array(fc.record({ gap: fc.integer({ min: 0, max: maxGap }), key: fc.constantFrom('a', 'b'), count: fc.boolean() }), { maxLength: 400, size: 'max' }),
+    })))
+    fc.assert(fc.property(run, ({ limit, steps }) => {
+      const window = 60_000
+      const l = new SlidingWindowLimiter(limit, window)
+      const model: Record<string, number[]> = { a: [], b: [] }
+      let now = 1_000_000
+      for (const { gap, key, count } of steps) {
+        now += gap
+        const inWindow = model[key].filter((t) => t > now - window)
+        const allowed = inWindow.length < limit
+        const d = l.hit(key, now, count)
+        expect(d.allowed).toBe(allowed)
+        if (allowed && count) { model[key].push(now); inWindow.push(now) }
+        expect(d.remaining).toBe(limit - inWindow.length)
+        expect(d.resetSeconds).toBe(Math.max(0, Math.ceil(((inWindow[0] ?? now) + window - now) / 1000)))
+      }
+    }), { numRuns: 300 })
   })
 })
 

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
 import { ipKey, isPrivateAddress, parseIp } from '../../src/net/ip.ts'
 import { resolveTarget, TargetRefused } from '../../src/net/guard.ts'
 
@@ -17,6 +18,15 @@ describe('addresses', () => {
     expect(ipKey('2001:0db8:0001:0002::')).toBe(a)
     expect(ipKey('[2001:db8:1:2::9]')).toBe(a)
     expect(ipKey('2001:db8:1:3::1')).not.toBe(a)
+  })
+
+  test('every spelling of an IPv4 address gets the key of its bytes (plain, mapped, bracketed, spaced)', () => {
+    fc.assert(fc.property(fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)), (bytes) => {
+      const dotted = bytes.join('.')
+      const key = `4:${dotted}`
+      for (const spelling of [dotted, ` ${dotted} `, `::ffff:${dotted}`, `[::ffff:${dotted}]`]) expect(ipKey(spelling)).toBe(key)
+      expect(ipKey(`::ffff:${((bytes[0] << 8) | bytes[1]).toString(16)}:${((bytes[2] << 8) | bytes[3]).toString(16)}`)).toBe(key)
+    }))
   })
 
   test('non-addresses have no key', () => {

@@ -56,4 +56,77 @@ describe('group commit', () => {
     expect(rows()).toEqual([])
     expect(await commit(write(3))).toBe(3)
   })
+
+  test('when SQLite ends the transaction itself (full disk, I/O error), every write of the group fails and none runs on its own', async () => {
+    const { db, write, rows } = setUp()
+    const commit = createGroupCommit(db)
+    const lost = () => writeTx(db, () => {
+      db.run('INSERT INTO t (x) VALUES (99)')
+      db.run('ROLLBACK') // what SQLite does on SQLITE_FULL or SQLITE_IOERR
+      throw new Error('disk full')
+    })
+    const outcomes = await Promise.allSettled([commit(write(1)), commit(lost), commit(write(3)), commit(write(4))])
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected'])
+    expect(rows()).toEqual([])
+    expect(db.inTransaction).toBe(false)
+    expect(await commit(write(5))).toBe(5)
+    expect(rows()).toEqual([5])
+  })
+
+  // Bare writes (as castVote hands in writeVote): no savepoint of their own, the group keeps
+  // them atomic. Refused before writing, or failing after writing, they leave no trace.
+  function bareWrites(db: Database) {
+    const insert = db.prepare('INSERT INTO t (x) VALUES (?)')
+    const runs: number[] = []
+    return {
+      runs,
+      ok: (x: number) => () => { runs.push(x); insert.run(x); insert.run(x * 10); return x },
+      refused: (x: number) => () => { runs.push(x); throw new Error(`refused ${x}`) },
+      partial: (x: number) => () => { runs.push(x); insert.run(x); insert.run(x * 10); throw new Error(`failed after writing ${x}`) },
+      // A statement that fails half way is undone by SQLite itself: nothing of it remains.
+      failedStatement: (x: number) => () => { runs.push(x); db.run('INSERT INTO t (x) VALUES (?), (NULL)', [x]); return x },
+      lost: (x: number) => () => { runs.push(x); insert.run(x); db.run('ROLLBACK'); throw new Error(`transaction lost at ${x}`) },
+    }
+  }
+  const settle = async (commit: ReturnType<typeof createGroupCommit>, writes: (() => number)[], atomicity: 'bare' | 'self' = 'bare') =>
+    (await Promise.allSettled(writes.map((f) => commit(f, atomicity)))).map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))
+
+  test('bare writes: one refused before writing fails alone, without running the group again', async () => {
+    const { db, rows } = setUp()
+    const w = bareWrites(db)
+    const commit = createGroupCommit(db)
+    expect(await settle(commit, [w.ok(1), w.refused(2), w.failedStatement(3), w.ok(4)]))
+      .toEqual([1, 'refused 2', 'NOT NULL constraint failed: t.x', 4])
+    expect(w.runs).toEqual([1, 2, 3, 4])
+    expect(rows()).toEqual([1, 4, 10, 40])
+  })
+
+  test('bare writes: one failing after writing is undone alone (the group runs again, each write in a savepoint)', async () => {
+    const { db, rows } = setUp()
+    const w = bareWrites(db)
+    const commit = createGroupCommit(db)
+    expect(await settle(commit, [w.ok(1), w.partial(2), w.refused(3), w.ok(4), w.partial(5)]))
+      .toEqual([1, 'failed after writing 2', 'refused 3', 4, 'failed after writing 5'])
+    expect(rows()).toEqual([1, 4, 10, 40])
+    expect(w.runs).toEqual([1, 2, 1, 2, 3, 4, 5])
+    expect(db.inTransaction).toBe(false)
+    // Self-atomic and bare writes mix in one group.
+    const self = (x: number) => () => writeTx(db, () => { db.run('INSERT INTO t (x) VALUES (?)', [x]); if (x === 7) throw new Error('self refused 7'); return x })
+    const outcomes = await Promise.allSettled([commit(self(6)), commit(w.partial(8), 'bare'), commit(self(7)), commit(w.ok(9), 'bare')])
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual([6, 'failed after writing 8', 'self refused 7', 9])
+    expect(rows()).toEqual([1, 4, 6, 9, 10, 40, 90])
+  })
+
+  test('bare writes: when SQLite ends the transaction itself, every write of the group fails and nothing is kept', async () => {
+    const { db, rows } = setUp()
+    const w = bareWrites(db)
+    const commit = createGroupCommit(db)
+    for (const group of [[w.ok(1), w.lost(2), w.ok(3)], [w.partial(4), w.ok(5), w.lost(6), w.ok(7)]]) {
+      expect((await settle(commit, group)).every((o) => typeof o === 'string')).toBe(true)
+      expect(rows()).toEqual([])
+      expect(db.inTransaction).toBe(false)
+    }
+    expect(await commit(w.ok(8), 'bare')).toBe(8)
+    expect(rows()).toEqual([8, 80])
+  })
 })

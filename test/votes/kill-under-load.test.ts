@@ -54,8 +54,13 @@ test('kill -9 under load: every acknowledged vote survives with its queued deliv
   let loadError: unknown = null
   const load = Promise.all(Array.from({ length: 24 }, worker)).catch((e) => { loadError = e })
   try {
-    // Kill once a few hundred votes have been acknowledged, with requests still in flight.
+    // Kill once a few hundred votes have been acknowledged, with requests still in flight. The
+    // site is frozen first (SIGSTOP: it stops wherever it is, as a kill would find it) so that
+    // the workers' next requests are surely unanswered when it dies: a site faster than this
+    // client could otherwise have answered everything sent before the kill.
     while (acked.size < 300 && !loadError) await Bun.sleep(5)
+    site.proc.kill('SIGSTOP')
+    await Bun.sleep(100)
   } finally {
     killed = true
     site.proc.kill('SIGKILL')

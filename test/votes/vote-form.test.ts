@@ -128,6 +128,19 @@ describe('POST /serveur/{slug}/voter (JSON)', () => {
     expect(october).toContain('with <strong>1</strong> vote.')
   })
 
+  test('votes refused inside one group commit fail alone; the others are kept with their counters', async () => {
+    const { rt, post } = await setUp()
+    // Sent together, so written in one transaction: the second Steve and the second vote from
+    // 203.0.113.1 see the first ones and are refused.
+    const answers = await Promise.all([post('Steve', '203.0.113.1'), post('Steve', '203.0.113.2'), post('Alex', '203.0.113.1'), post('Notch', '203.0.113.3')])
+    expect(answers.map((r) => r.status)).toEqual([201, 429, 429, 201])
+    expect((await answers[1].json()).error.code).toBe('VOTE_TOO_SOON')
+    expect(rt.db.query('SELECT pseudo FROM vote ORDER BY created_at').all()).toEqual([{ pseudo: 'Steve' }, { pseudo: 'Notch' }])
+    expect(rt.db.query('SELECT count(*) AS n FROM vote_address').get()).toEqual({ n: 2 })
+    expect(rt.db.query('SELECT votes FROM server_month').all()).toEqual([{ votes: 2 }])
+    expect(rt.db.query('SELECT pseudo_key, votes FROM voter_month ORDER BY pseudo_key').all()).toEqual([{ pseudo_key: 'notch', votes: 1 }, { pseudo_key: 'steve', votes: 1 }])
+  })
+
   test('two votes in one millisecond get distinct, increasing times', async () => {
     const { rt, post } = await setUp()
     const answers = await Promise.all(['Alpha', 'Bravo', 'Charlie'].map((p, i) => post(p, `203.0.113.${i + 1}`)))

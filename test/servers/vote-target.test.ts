@@ -1,0 +1,28 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { ApiError } from '../../src/http/errors.ts'
+import { listedServer, listedVoteTarget } from '../../src/servers/service.ts'
+import { cleanupTemp, seedServer, testRuntime } from '../helpers.ts'
+
+afterAll(cleanupTemp)
+
+describe('the vote path\'s server lookup', () => {
+  test('reads what a vote records, agreeing with the full server; hidden and unknown servers are not listed', async () => {
+    const rt = testRuntime()
+    const { server } = await seedServer(rt, { name: 'Emerald Valley', edition: 'bedrock', modes: ['survival'] })
+    const target = listedVoteTarget(rt.servers, server.slug)
+    expect(target).toEqual({ id: server.id, slug: server.slug, name: 'Emerald Valley', edition: 'bedrock', hidden: false })
+    const full = listedServer(rt.servers, server.slug)
+    expect(target).toEqual({ id: full.id, slug: full.slug, name: full.name, edition: full.edition, hidden: full.hidden })
+
+    rt.servers.update({ ...full, hidden: true })
+    expect(rt.servers.voteTarget(server.slug)?.hidden).toBe(true)
+    for (const slug of [server.slug, 'no-such-server']) {
+      let error: unknown
+      try { listedVoteTarget(rt.servers, slug) } catch (e) { error = e }
+      expect(error).toBeInstanceOf(ApiError)
+      expect((error as ApiError).status).toBe(404)
+      expect((error as ApiError).message).toBe(`no server with the slug "${slug}" is listed`)
+    }
+    expect(rt.servers.voteTarget('no-such-server')).toBeNull()
+  })
+})
