@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+
 // Shared measuring tools for the benchmarks. Figures are reported as ratios against a bare
 // baseline measured in the same run, because the machines are noisy.
 
@@ -30,6 +32,25 @@ export interface WrkResult {
   p99Ms: number
   requests: number
   errors: number
+  stealPct: number // CPU time the hypervisor took from this VM during the run, % of all CPU time
+}
+
+// The machine's CPU counters (/proc/stat, first line): steal is time the hypervisor ran someone
+// else while this VM had work. Tail latencies on a shared VM follow it, so benchmarks show it.
+function cpuTicks(): { steal: number; total: number } | null {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8')
+    const n = f.slice(0, f.indexOf('\n')).trim().split(/\s+/).slice(1).map(Number)
+    return { steal: n[7] ?? 0, total: n.reduce((a, b) => a + b, 0) }
+  } catch {
+    return null
+  }
+}
+
+function stealSince(before: ReturnType<typeof cpuTicks>): number {
+  const after = cpuTicks()
+  if (!before || !after || after.total === before.total) return NaN
+  return (100 * (after.steal - before.steal)) / (after.total - before.total)
 }
 
 const toMs = (v: string) => {
@@ -45,8 +66,10 @@ export async function wrk(url: string, opts: { connections: number; seconds: num
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`)
   if (opts.script) args.push('-s', opts.script)
   args.push(url)
+  const ticks = cpuTicks()
   const p = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(p.stdout).text()
+  const stealPct = stealSince(ticks)
   if ((await p.exited) !== 0) throw new Error(`wrk failed: ${await new Response(p.stderr).text()}`)
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
   const p50 = toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '')
@@ -55,7 +78,7 @@ export async function wrk(url: string, opts: { connections: number; seconds: num
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0)
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
   const errors = non2xx + (sock ? sock.slice(1).reduce((a, b) => a + Number(b), 0) : 0)
-  return { requestsPerSec: rps, p50Ms: p50, p99Ms: p99, requests, errors }
+  return { requestsPerSec: rps, p50Ms: p50, p99Ms: p99, requests, errors, stealPct }
 }
 
 export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : String(n))
