@@ -96,6 +96,24 @@ describe('public rate limit macro', () => {
     expect((await from('2001:db8:1:2::1')).status).toBe(200)
     cleanupTemp()
   })
+
+  test('a request refused by validation counts too and carries the headers', async () => {
+    const { Elysia, t } = await import('elysia')
+    const { publicRateLimit } = await import('../../src/http/public-limit.ts')
+    const { errorHandler } = await import('../../src/http/error-handler.ts')
+    const { testRuntime, call, cleanupTemp } = await import('../helpers.ts')
+    const rt = testRuntime({ limits: { public_per_minute: 2 } })
+    const app = new Elysia().use(errorHandler(rt.log)).use(publicRateLimit(rt))
+      .get('/p', ({ query }) => ({ n: query.n }), { publicLimited: true, query: t.Object({ n: t.String({ pattern: '^[0-9]+$' }) }) })
+    const bad = await call(app, 'GET', '/p?n=x')
+    expect(bad.status).toBe(400)
+    expect([bad.headers.get('ratelimit-limit'), bad.headers.get('ratelimit-remaining')]).toEqual(['2', '1'])
+    expect((await call(app, 'GET', '/p?n=1')).headers.get('ratelimit-remaining')).toBe('0')
+    const limited = await call(app, 'GET', '/p?n=x')
+    expect(limited.status).toBe(429)
+    expect((await limited.json()).error.code).toBe('RATE_LIMITED')
+    cleanupTemp()
+  })
 })
 
 describe('peek', () => {
