@@ -44,6 +44,7 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
       login: new SlidingWindowLimiter(config.accounts.login_attempts_per_minute),
       failedLogins: new SlidingWindowLimiter(config.accounts.failed_logins_per_account, FAILED_LOGIN_WINDOW_MS),
       votes: new SlidingWindowLimiter(config.limits.vote_attempts_per_minute),
+      testVotes: new SlidingWindowLimiter(config.limits.test_votes_per_minute),
     },
     hashGate: new HashGate(config.accounts.hash_concurrency),
     users: usersRepo(db),

@@ -164,6 +164,7 @@ export const configSchema = {
     keyed_per_minute: int(600, 'Requests a minute per API key on the verification API.', 1, 1_000_000),
     public_per_minute: int(120, 'Requests a minute per client address on the public API.', 1, 1_000_000),
     vote_attempts_per_minute: int(10, 'Vote submissions a minute per client address (an IPv6 client counts per /64), whatever their outcome.', 1, 1_000_000),
+    test_votes_per_minute: int(10, 'Test votes a minute per server (the dashboard\'s Test button, `POST …/test`); more get 429.', 1, 1_000_000),
   },
   accounts: {
     open_registration: bool(true, 'Let anyone sign up as a server owner. The first account (the admin) can always be created.'),

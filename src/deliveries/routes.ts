@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
 import { clientAddress } from '../http/client-ip.ts'
 import { invalidParameter } from '../http/errors.ts'
+import { enforceRateLimit } from '../http/rate-limit.ts'
 import type { Runtime } from '../runtime.ts'
 import { ownedServer } from '../servers/service.ts'
 import { checkPseudo } from '../votes/pseudo.ts'
@@ -47,9 +48,11 @@ function pageParams(query: { limit?: string; before?: string }) {
 export const deliveryRoutes = (rt: Runtime) =>
   new Elysia({ name: 'deliveries.routes' })
     .use(ownerAuth(rt))
-    .post('/api/v1/me/servers/:slug/test', async ({ user, params, body, request, server: socket }) => {
+    .post('/api/v1/me/servers/:slug/test', async ({ user, params, body, request, server: socket, set }) => {
       const srv = ownedServer(rt.servers, user, params.slug)
       const pseudo = checkPseudo(body?.pseudo ?? TEST_PSEUDO, srv.edition)
+      // Each test connects to the owner's targets: limits.test_votes_per_minute per server.
+      Object.assign(set.headers, enforceRateLimit(rt.limits.testVotes, srv.id, rt.clock.now()))
       const results = await sendTestVotes(rt, srv, pseudo, clientAddress(request, socket, rt.config.http.trust_proxy))
       return { ok: true as const, results }
     }, {
@@ -59,7 +62,7 @@ export const deliveryRoutes = (rt: Runtime) =>
       response: TestResponse,
       detail: {
         summary: 'Send a test vote on every channel',
-        description: `Sends a trial vote now on every configured channel (Votifier and webhook) at once and answers each outcome. The vote's pseudo is \`${TEST_PSEUDO}\` unless the body gives \`{"pseudo": "…"}\`; the voter address sent is the caller's. The webhook receives \`"event":"test"\` (header \`X-TSM-Event: test\`); a Votifier listener cannot tell a test from a vote. Recorded in the Deliveries tab with \`test: true\`; never retried, never counted as a vote. 409 when no channel is configured.`,
+        description: `Sends a trial vote now on every configured channel (Votifier and webhook) at once and answers each outcome. The vote's pseudo is \`${TEST_PSEUDO}\` unless the body gives \`{"pseudo": "…"}\`; the voter address sent is the caller's. The webhook receives \`"event":"test"\` (header \`X-TSM-Event: test\`); a Votifier listener cannot tell a test from a vote. Recorded in the Deliveries tab with \`test: true\`; never retried, never counted as a vote. 409 when no channel is configured. At most \`limits.test_votes_per_minute\` (default 10) tests a minute per server, with the RateLimit headers; past it 429 \`RATE_LIMITED\` with \`Retry-After\`.`,
         tags: ['Owner: notifications'],
       },
     })

@@ -81,6 +81,32 @@ describe('POST /api/v1/me/servers/{slug}/test', () => {
     expect((await test(server.slug, { headers: { cookie: otherCookie } })).status).toBe(403)
     expect((await test(server.slug, { headers: { cookie, origin: 'https://evil.example' } })).status).toBe(403)
   })
+
+  test('limits.test_votes_per_minute per server: RateLimit headers, then 429 with nothing sent', async () => {
+    const ctx = await deliveryRuntime({ limits: { test_votes_per_minute: 2 } })
+    const app = await testApp(ctx.rt)
+    const cookie = `${sessionCookieName(ctx.rt.config)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
+    const webhook = startWebhookReceiver(SECRET)
+    stops.push(webhook)
+    ctx.rt.channels.putWebhook(ctx.server.id, webhook.url(), SECRET, ctx.rt.clock.now())
+    const send = () => call(app, 'POST', `/api/v1/me/servers/${ctx.server.slug}/test`, { headers: { cookie } })
+    const first = await send()
+    expect([first.status, first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')]).toEqual([200, '2', '1'])
+    ctx.rt.clock.advance(15_000)
+    expect((await send()).status).toBe(200)
+    const third = await send()
+    expect([third.status, third.headers.get('retry-after')]).toEqual([429, '45'])
+    expect((await third.json()).error.code).toBe('RATE_LIMITED')
+    expect(webhook.received.length).toBe(2)
+    expect(deliveryRows(ctx.rt).length).toBe(2)
+    // Another server of the same owner has its own quota; this one is back once a minute has passed.
+    const other = await seedServer(ctx.rt, { name: 'Second Place' }, 'owner2@example.com')
+    ctx.rt.channels.putWebhook(other.server.id, webhook.url(), SECRET, ctx.rt.clock.now())
+    const otherCookie = `${sessionCookieName(ctx.rt.config)}=${(await startSession(ctx.rt, other.owner.id)).token}`
+    expect((await call(app, 'POST', `/api/v1/me/servers/${other.server.slug}/test`, { headers: { cookie: otherCookie } })).status).toBe(200)
+    ctx.rt.clock.advance(45_000)
+    expect((await send()).status).toBe(200)
+  })
 })
 
 describe('settings saved through the owner API', () => {
