@@ -6,6 +6,7 @@ import { pushVote } from '../../src/push/push-vote.ts'
 import { sendVotifierV1 } from '../../src/push/votifier-v1.ts'
 import { sendVotifierV2 } from '../../src/push/votifier-v2.ts'
 import type { VotifierVote } from '../../src/push/votifier-vote.ts'
+import { startUnansweredPort } from '../net/unanswered-port.ts'
 import { startVotifierReceiver, votifierKeyPair, type ReceiverOptions, type VotifierReceiver } from './votifier-receiver.ts'
 
 const keys = votifierKeyPair()
@@ -91,6 +92,20 @@ describe('Votifier v2 client', () => {
     const f = await failure(sendVotifierV2(at(r), 'tok-123', vote, timeouts))
     expect(f.message).toContain('no greeting came within 0.3 s (timed out)')
     expect(performance.now() - started).toBeLessThan(2000)
+  })
+
+  test('a host that never completes the TCP handshake: the connect timeout, with what to check', async () => {
+    const silent = await startUnansweredPort()
+    try {
+      const started = performance.now()
+      const f = await failure(sendVotifierV2({ host: 'mc.example.net', address: '127.0.0.1', port: silent.port }, 'tok-123', vote, { connectMs: 400, readMs: 5000 }))
+      const waited = performance.now() - started
+      expect(f.message).toBe(`no connection to mc.example.net:${silent.port} (127.0.0.1) within 0.4 s (timed out): is the host up and the port open to the internet?`)
+      expect(waited).toBeGreaterThanOrEqual(390)
+      expect(waited).toBeLessThan(2000)
+    } finally {
+      silent.stop()
+    }
   })
 
   test('an answer that never comes is a timeout too', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { status, statusBedrock, statusLegacy } from 'minecraft-server-util'
 import { writeVarInt } from '../../src/stats/java-ping.ts'
 import { pingServer, type PingDns } from '../../src/stats/pinger.ts'
+import { startUnansweredPort } from '../net/unanswered-port.ts'
 import { bedrockServer, dnsServer, freeUdpPort, garbageServer, javaServer, refusedPort, silentServer, type Peer } from './peers.ts'
 
 const loopback = { timeoutMs: 2000, allowPrivate: true }
@@ -109,6 +110,21 @@ describe('servers that do not answer properly are measured as down', () => {
       await expect(status('127.0.0.1', peer.port, { enableSRV: false, timeout: 300 })).rejects.toThrow()
     } finally {
       await peer.close()
+    }
+  })
+
+  test('a host that never completes the TCP handshake: down after one timeout, no legacy attempt', async () => {
+    const silent = await startUnansweredPort()
+    try {
+      const started = performance.now()
+      const mine = await pingServer(java(silent.port), { ...loopback, timeoutMs: 300 })
+      const took = performance.now() - started
+      expect(mine.online).toBe(false)
+      expect(mine.error).toBe('could not connect within 300 ms') // and nothing of a legacy attempt
+      expect(took).toBeGreaterThanOrEqual(290)
+      expect(took).toBeLessThan(2000)
+    } finally {
+      silent.stop()
     }
   })
 

@@ -5,6 +5,7 @@ import { VERSION } from '../../src/version.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { attemptRows, deliveryRows, deliveryRuntime, jobCount } from '../deliveries/setup.ts'
 import { cleanupTemp } from '../helpers.ts'
+import { startUnansweredPort } from '../net/unanswered-port.ts'
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts'
 
 const SECRET = 'whsec_' + 'k'.repeat(43)
@@ -100,6 +101,22 @@ describe('webhook deliveries', () => {
     expect(a).toMatchObject({ status: 'failed', httpStatus: null, error: `no answer from 127.0.0.1:${r.port} within 1 s (timed out)` })
     expect(a.durationMs).toBeGreaterThanOrEqual(900)
     expect(a.durationMs).toBeLessThan(1500)
+  })
+
+  test('a host that never completes the TCP handshake is the same timeout, retried later', async () => {
+    const silent = await startUnansweredPort()
+    try {
+      const { rt, server } = await withWebhook(`http://127.0.0.1:${silent.port}/hook`, { deliveries: { webhook_timeout: '1s' } })
+      recordVote(rt, server, 'Steve', ['203.0.113.7'])
+      await rt.queue.drain()
+      const [a] = attemptRows(rt)
+      expect(a).toMatchObject({ status: 'failed', httpStatus: null, error: `no answer from 127.0.0.1:${silent.port} within 1 s (timed out)` })
+      expect(a.nextAttemptAt).not.toBeNull()
+      expect(a.durationMs).toBeGreaterThanOrEqual(900)
+      expect(a.durationMs).toBeLessThan(2000)
+    } finally {
+      silent.stop()
+    }
   })
 
   test('a redirect is not followed', async () => {
