@@ -51,12 +51,14 @@ export function createJobQueue(db: Database, clock: Clock, log: Logger, opts: Qu
   const inFlight = new Set<Promise<void>>()
 
   const insert = db.prepare('INSERT INTO job (kind, payload, run_at, created_at) VALUES (?, ?, ?, ?)')
+  // `LIMIT +?4`, not `LIMIT ?4`: Bun 1.4.5's SQLite prepares a statement with a bare-parameter
+  // LIMIT again at every run (measured: 19 µs instead of 7 µs a claim; see src/votes/repo.ts).
   const claim = db.prepare(`
     UPDATE job SET lease_until = ?1, attempts = attempts + 1
      WHERE id IN (SELECT id FROM job
                    WHERE run_at <= ?2 AND (lease_until IS NULL OR lease_until <= ?2)
                      AND +kind IN (SELECT value FROM json_each(?3))
-                   ORDER BY run_at, id LIMIT ?4)
+                   ORDER BY run_at, id LIMIT +?4)
     RETURNING id, kind, payload, run_at AS runAt, attempts, last_error AS lastError`)
   const remove = db.prepare('DELETE FROM job WHERE id = ?')
   const reschedule = db.prepare('UPDATE job SET run_at = ?, lease_until = NULL, last_error = ? WHERE id = ?')
