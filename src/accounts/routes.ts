@@ -1,7 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { clientKey } from '../http/client-ip.ts'
-import { publicRateLimit } from '../http/public-limit.ts'
-import { enforceRateLimit } from '../http/rate-limit.ts'
+import { limitByAddress, publicRateLimit } from '../http/public-limit.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import type { Runtime } from '../runtime.ts'
 import { ownerAuth } from './guard.ts'
@@ -20,19 +18,13 @@ export function accountRoutes(rt: Runtime) {
     const { token } = await startSession(rt, userId)
     cookie[name].set({ value: token, ...sessionCookieAttributes(rt.config, SESSION_TTL_MS / 1000) })
   }
+  // Every login or sign-up attempt counts against its client address, before any hash is spent
+  // and before the body is checked (a malformed attempt counts too).
+  const loginLimit = limitByAddress(rt, rt.limits.login)
 
   return new Elysia({ name: 'accounts.routes' })
     .use(ownerAuth(rt))
     .use(publicRateLimit(rt))
-    .macro({
-      // Every login or sign-up attempt counts against its client address, before any hash is spent.
-      loginLimited: {
-        beforeHandle({ request, server, set }) {
-          const key = clientKey(request, server, rt.config.http.trust_proxy)
-          Object.assign(set.headers, enforceRateLimit(rt.limits.login, key, rt.clock.now()))
-        },
-      },
-    })
     .get('/api/v1/auth/status', () => {
       const setupNeeded = rt.users.count() === 0
       return { ok: true as const, setupNeeded, registrationOpen: setupNeeded || rt.config.accounts.open_registration }
@@ -50,7 +42,7 @@ export function accountRoutes(rt: Runtime) {
       set.status = 201
       return { ok: true as const, user: userJson(user) }
     }, {
-      body: Credentials, transform: refuseUnknownFields(Credentials), sameOrigin: true, loginLimited: true,
+      body: Credentials, transform: [loginLimit, refuseUnknownFields(Credentials)], sameOrigin: true,
       response: { 201: UserAnswer },
       detail: {
         summary: 'Create an account', tags,
@@ -62,7 +54,7 @@ export function accountRoutes(rt: Runtime) {
       await openSession(cookie as Cookies, user.id)
       return { ok: true as const, user: userJson(user) }
     }, {
-      body: Credentials, transform: refuseUnknownFields(Credentials), sameOrigin: true, loginLimited: true,
+      body: Credentials, transform: [loginLimit, refuseUnknownFields(Credentials)], sameOrigin: true,
       response: { 200: UserAnswer },
       detail: {
         summary: 'Log in', tags,

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net'
 import { ipKey } from '../net/ip.ts'
 
-interface SocketInfo {
+export interface SocketInfo {
   requestIP(request: Request): { address: string } | null
 }
 

@@ -190,6 +190,18 @@ describe('login limits', () => {
     expect((await login(app, 'owner@example.com', password, from(a))).status).toBe(200)
   })
 
+  test('a malformed attempt (400) counts too and carries the RateLimit headers', async () => {
+    const rt = testRuntime({ http: { trust_proxy: true }, accounts: { login_attempts_per_minute: 2 } })
+    const app = await testApp(rt)
+    const from = { 'x-forwarded-for': '203.0.113.9' }
+    const noPassword = await call(app, 'POST', '/api/v1/auth/login', { body: { email: 'owner@example.com' }, headers: from })
+    expect(noPassword.status).toBe(400)
+    expect([noPassword.headers.get('ratelimit-limit'), noPassword.headers.get('ratelimit-remaining')]).toEqual(['2', '1'])
+    const extraField = await call(app, 'POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password, admin: true }, headers: from })
+    expect([extraField.status, extraField.headers.get('ratelimit-remaining')]).toEqual([400, '0'])
+    expect((await login(app, 'owner@example.com', password, from)).status).toBe(429)
+  })
+
   test('per account: after failed_logins_per_account failures from anywhere, that account gets 429 for 15 minutes', async () => {
     const rt = testRuntime({ http: { trust_proxy: true }, accounts: { failed_logins_per_account: 3 } })
     const app = await testApp(rt)
