@@ -3,6 +3,7 @@ import { ownerAuth } from '../accounts/guard.ts'
 import { clientAddress } from '../http/client-ip.ts'
 import { invalidParameter } from '../http/errors.ts'
 import { enforceRateLimit } from '../http/rate-limit.ts'
+import { iso, isoOrNull } from '../http/timestamps.ts'
 import type { Runtime } from '../runtime.ts'
 import { ownedServer } from '../servers/service.ts'
 import { checkPseudo } from '../votes/pseudo.ts'
@@ -10,8 +11,6 @@ import type { AttemptRow } from './repo.ts'
 import { redeliver, sendTestVotes } from './service.ts'
 
 const TEST_PSEUDO = 'VotelistTest'
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
-
 const Slug = t.Object({ slug: t.String() })
 const ErrorText = t.Union([t.String(), t.Null()])
 
@@ -34,7 +33,7 @@ const AttemptItem = t.Object({
   startedAt: t.String(), nextAttemptAt: t.Union([t.String(), t.Null()]),
 })
 
-const itemOf = (r: AttemptRow) => ({ ...r, id: String(r.id), startedAt: iso(r.startedAt)!, nextAttemptAt: iso(r.nextAttemptAt) })
+const itemOf = (r: AttemptRow) => ({ ...r, id: String(r.id), startedAt: iso(r.startedAt), nextAttemptAt: isoOrNull(r.nextAttemptAt) })
 
 function pageParams(query: { limit?: string; before?: string }) {
   const limit = query.limit === undefined ? 50 : Number(query.limit)
@@ -103,7 +102,7 @@ export const deliveryRoutes = (rt: Runtime) =>
     .post('/api/v1/me/servers/:slug/deliveries/:id/redeliver', ({ user, params }) => {
       const srv = ownedServer(rt.servers, user, params.slug)
       const d = redeliver(rt, srv, params.id)
-      return { ok: true as const, delivery: { ...d, nextAttemptAt: iso(d.nextAttemptAt)! } }
+      return { ok: true as const, delivery: { ...d, nextAttemptAt: isoOrNull(d.nextAttemptAt)! } }
     }, {
       owner: true,
       params: t.Object({ slug: t.String(), id: t.String() }),

@@ -1,3 +1,4 @@
+import { iso } from '../http/timestamps.ts'
 import { DAY, HOUR, type RawRow, type RollupRow, type Series, type StatsRepo } from './repo.ts'
 import { exactMedian, histogramMedian, mergeEncoded, type Histogram } from './sketch.ts'
 
@@ -29,8 +30,6 @@ export function rangeWindow(range: Range, now: number): { from: number; to: numb
 }
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits
-const iso = (t: number) => new Date(t).toISOString()
-
 const EMPTY: Summary = { avg: 0, median: 0, min: 0, peak: 0, uptime: 0, points: 0 }
 
 // Accumulates rows (in time order, so each slice is a run of consecutive rows) into the points and

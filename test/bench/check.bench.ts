@@ -14,7 +14,7 @@ import { memoryLogger } from '../../src/log.ts'
 import { createRuntime } from '../../src/runtime.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { cleanupTemp, tempDir, testConfig } from '../helpers.ts'
-import { fmt, report, wrk, type WrkResult } from './lib.ts'
+import { fmt, report, summarize, wrk, type WrkResult } from './lib.ts'
 
 const SERVERS = 50
 const VOTES = 200_000
@@ -114,7 +114,7 @@ for (let i = 0; i < ROUNDS; i++) {
   ours.push(await measure(app.server!.port!))
 }
 
-const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]
+const median = (xs: number[]) => summarize(xs).p50
 const medians = (rs: typeof base) => ({
   rps: median(rs.map((r) => r.requestsPerSec)), p99: median(rs.map((r) => r.p99Ms)), p50: median(rs.map((r) => r.p50Ms)), cpuUs: median(rs.map((r) => r.cpuUs)),
 })

@@ -35,6 +35,11 @@ export interface WrkResult {
   stealPct: number // CPU time the hypervisor took from this VM during the run, % of all CPU time
 }
 
+// A memory figure of a process from /proc/<pid>/status, in kB: VmRSS (resident now) or VmHWM
+// (its peak).
+export const memoryKb = (field: 'VmRSS' | 'VmHWM', pid: number | 'self' = 'self') =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
+
 // The machine's CPU counters (/proc/stat, first line): steal is time the hypervisor ran someone
 // else while this VM had work. Tail latencies on a shared VM follow it, so benchmarks show it.
 function cpuTicks(): { steal: number; total: number } | null {

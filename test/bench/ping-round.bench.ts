@@ -2,7 +2,7 @@
 // its own process): the round's wall time (ping, parse, write status, samples, rollups and the
 // global series) and the peak RSS of the pinging process. Baseline: a bare TCP connect, write the
 // same handshake, read the first bytes, close — same peers, same concurrency.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { createUser } from '../../src/accounts/service.ts'
@@ -11,12 +11,11 @@ import { handshake } from '../../src/stats/java-ping.ts'
 import { runPingRound, spreadOut } from '../../src/stats/round.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { cleanupTemp, testRuntime } from '../helpers.ts'
-import { fmt, report, summarize } from './lib.ts'
+import { fmt, memoryKb, report, summarize } from './lib.ts'
 
 const PEERS = 2000
 const RUNS = 5
 
-const rssKb = (field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1])
 // Writing 5 to clear_refs resets the peak RSS (VmHWM) to the current RSS (Linux ≥ 4.0).
 const resetPeak = () => { try { writeFileSync('/proc/self/clear_refs', '5') } catch { /* peak then includes setup */ } }
 
@@ -54,11 +53,11 @@ for (let i = 0; i < RUNS; i++) {
   if (ok.some((x) => !x)) throw new Error('baseline: a peer did not answer')
   rt.clock.advance(300_000)
   resetPeak()
-  before.push(rssKb('VmRSS') / 1024)
+  before.push(memoryKb('VmRSS') / 1024)
   t = performance.now()
   const r = await runPingRound(rt, rt.clock.now(), { spreadMs: 0 })
   rounds.push(performance.now() - t)
-  peaks.push(rssKb('VmHWM') / 1024)
+  peaks.push(memoryKb('VmHWM') / 1024)
   up = r!.up
 }
 responder.kill()

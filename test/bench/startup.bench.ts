@@ -1,10 +1,10 @@
 // Start-up of the compiled binary: time from spawn to the first 200 of /api/v1/health, and the
 // resident memory once idle. Baseline: a bare Bun.serve compiled the same way, started the same
 // way, in the same run. votelist's fresh start includes creating and migrating its database.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fmt, report, summarize } from './lib.ts'
+import { fmt, memoryKb, report, summarize } from './lib.ts'
 
 const root = join(import.meta.dir, '../..')
 const work = mkdtempSync(join(tmpdir(), 'votelist-startup-'))
@@ -24,8 +24,6 @@ process.on('SIGTERM', () => { s.stop(); process.exit(0) })
 const bare = join(work, 'bare')
 sh([process.execPath, 'build', '--compile', '--bytecode', '--format', 'esm', '--no-compile-autoload-dotenv', '--no-compile-autoload-bunfig', '--outfile', bare, join(work, 'bare.ts')])
 
-const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
-
 // One start: spawn, wait for the logged address, GET health; then idle a second and read RSS.
 async function start(cmd: string[], cwd: string) {
   const t0 = performance.now()
@@ -43,7 +41,7 @@ async function start(cmd: string[], cwd: string) {
   const ms = performance.now() - t0
   if (health.status !== 200) throw new Error(`health answered ${health.status}`)
   await Bun.sleep(1000)
-  const rss = rssKb(p.pid) / 1024
+  const rss = memoryKb('VmRSS', p.pid) / 1024
   p.kill('SIGTERM')
   if ((await p.exited) !== 0) throw new Error(`${cmd[0]} did not exit cleanly`)
   return { ms, rss }

@@ -6,6 +6,7 @@ import { pushVote } from '../../src/push/push-vote.ts'
 import { sendVotifierV1 } from '../../src/push/votifier-v1.ts'
 import { sendVotifierV2 } from '../../src/push/votifier-v2.ts'
 import type { VotifierVote } from '../../src/push/votifier-vote.ts'
+import { freePort } from '../deliveries/setup.ts'
 import { startUnansweredPort } from '../net/unanswered-port.ts'
 import { startVotifierReceiver, votifierKeyPair, type ReceiverOptions, type VotifierReceiver } from './votifier-receiver.ts'
 
@@ -25,14 +26,6 @@ const at = (r: { port: number }) => ({ host: '127.0.0.1', address: '127.0.0.1', 
 async function failure(p: Promise<unknown>): Promise<DeliveryFailure> {
   try { await p } catch (e) { if (e instanceof DeliveryFailure) return e; throw e }
   throw new Error('expected a DeliveryFailure')
-}
-
-// A port nothing listens on: bind one, note it, close it.
-function freePort() {
-  const l = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const port = l.port
-  l.stop(true)
-  return port
 }
 
 describe('the test Votifier receiver agrees with minecraft-server-util', () => {
