@@ -31,7 +31,9 @@ export async function serveSite(rt: Runtime, opts: ServeOptions = {}): Promise<v
     const app = opts.extend ? opts.extend(base) : base
     const { host, port } = rt.config.http
     try {
-      app.listen({ hostname: host, port })
+      // Elysia turns SO_REUSEPORT on by default: a second site on this port would then start
+      // beside the first and the kernel would split the requests between two databases.
+      app.listen({ hostname: host, port, reusePort: false })
     } catch (e) {
       throw new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
     }
