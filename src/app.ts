@@ -10,6 +10,7 @@ import { serverRoutes } from './servers/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { notFoundPage } from './pages/layout.ts'
 import { healthRoutes } from './http/health.ts'
+import { securityHeaders } from './http/security-headers.ts'
 import { assetRoutes } from './http/static.ts'
 import { pageRoutes } from './pages/routes.ts'
 import type { Runtime } from './runtime.ts'
@@ -22,6 +23,7 @@ import { voteRoutes } from './votes/routes.ts'
 // embedded files before it can route them.
 export async function createApp(rt: Runtime) {
   return new Elysia()
+    .use(securityHeaders(rt.config))
     .use(errorHandler(rt.log, () => notFoundPage(rt.config)))
     .use(await assetRoutes())
     .use(await dashboardRoutes(rt.config))

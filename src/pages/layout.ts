@@ -12,6 +12,7 @@ export interface PageMeta {
   description: string
   path: string // path and query of the canonical address, e.g. "/serveur/emerald-valley"
   noindex?: boolean
+  styles?: string[] // same-site stylesheets besides /assets/site.css
   scripts?: string[] // same-site script URLs, loaded with defer
   moduleScripts?: string[] // same-site ES modules
 }
@@ -47,6 +48,7 @@ ${meta.noindex ? html`<meta name="robots" content="noindex">` : html`<link rel="
 <meta name="twitter:card" content="summary">
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">
+${(meta.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}
 ${(meta.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
 ${(meta.moduleScripts ?? []).map((src) => html`<script type="module" src="${src}"></script>`)}
 </head>
