@@ -1,6 +1,7 @@
 import type { AnyElysia } from 'elysia'
 import { createApp, type App } from './app.ts'
 import { acquireInstanceLock } from './db/instance-lock.ts'
+import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
 import { registerTasks } from './jobs/tasks.ts'
 import type { Logger } from './log.ts'
 import type { Runtime } from './runtime.ts'
@@ -33,7 +34,7 @@ export async function serveSite(rt: Runtime, opts: ServeOptions = {}): Promise<v
     try {
       // Elysia turns SO_REUSEPORT on by default: a second site on this port would then start
       // beside the first and the kernel would split the requests between two databases.
-      app.listen({ hostname: host, port, reusePort: false })
+      app.listen({ hostname: host, port, reusePort: false, maxRequestBodySize: outerBodyLimit([rt.config.http.max_body_bytes, ...routeBodyLimits(app.routes).values()]) })
     } catch (e) {
       throw new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
     }

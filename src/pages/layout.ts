@@ -100,7 +100,8 @@ export const notFoundPage = (config: Config, what = 'This page does not exist.')
 export function pageForError(config: Config, log: Logger, e: unknown, url: string): Response {
   if (e instanceof ApiError) {
     if (e.status === 404) return notFoundPage(config, e.message.charAt(0).toUpperCase() + e.message.slice(1) + '.')
-    const title = e.status === 400 ? 'This address has a mistake' : e.status === 429 ? 'Slow down' : e.status === 403 ? 'Not allowed' : 'Something went wrong'
+    const title = e.status === 400 ? 'This address has a mistake' : e.status === 429 ? 'Slow down' : e.status === 403 ? 'Not allowed'
+      : e.status === 413 ? 'Too much data' : 'Something went wrong'
     return errorPage(config, e.status, title, e.message, e.headers)
   }
   log.error('page failed', { url, error: e })
