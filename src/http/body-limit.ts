@@ -55,8 +55,8 @@ function pathPattern(path: string): RegExp {
 // unread (Bun then closes the connection instead of taking the rest). Without Content-Length
 // (chunked) the body is read here with a running count; a body within the limit is handed on as
 // a request of those bytes, so that Elysia's own parsers read it as they read any other, and the
-// request the client sent (which knows its socket, for the client address) is put back before
-// any handler or hook past parsing sees the request.
+// request the client sent (which knows its socket, for the client address) is put back at the
+// first transform hook, before any handler or limit looks for the client address.
 // `routes` lists the app's routes, for their own limits; it is read again when it grows.
 export function bodyLimit(defaultLimit: number, routes: () => readonly RouteEntry[]) {
   let own: { method: string; pattern: RegExp; limit: number }[] = []
@@ -85,6 +85,8 @@ export function bodyLimit(defaultLimit: number, routes: () => readonly RouteEntr
         if (Number(length) > limit) throw payloadTooLarge(limit)
         return
       }
+      // Nothing reads the body of a GET (and Bun does not buffer a body nobody reads).
+      if (request.method === 'GET' || request.method === 'HEAD') return
       const bytes = await readAtMost(request.body!, limit)
       sent.set(c, request)
       c.request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes })

@@ -100,6 +100,26 @@ for (const framing of ['length', 'chunked'] as const) {
   })
 }
 
+test('over a real socket, a chunked vote within the limit still records the client\'s address', async () => {
+  const { rt, app, server } = await site()
+  app.listen({ hostname: '127.0.0.1', port: 0 })
+  try {
+    const body = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('pseudo=Steve'))
+        c.close()
+      },
+    })
+    const r = await fetch(`http://127.0.0.1:${app.server!.port}/serveur/${server.slug}/voter`, {
+      method: 'POST', body, duplex: 'half', headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+    } as RequestInit)
+    expect(r.status).toBe(201)
+    expect(rt.db.query('SELECT ip_key AS k FROM vote_address').all()).toEqual([{ k: '4:127.0.0.1' }])
+  } finally {
+    await app.stop()
+  }
+})
+
 test('a Content-Length over the limit is refused without reading the body', async () => {
   const { app } = await site()
   let pulled = 0
