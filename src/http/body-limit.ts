@@ -73,10 +73,13 @@ export function bodyLimit(defaultLimit: number, routes: () => readonly RouteEntr
     const path = new URL(url).pathname
     return own.find((r) => r.method === method && r.pattern.test(path))?.limit ?? defaultLimit
   }
-  const sent = new WeakMap<object, Request>()
+  const sent = new WeakMap<Request, Request>()
   return new Elysia({ name: 'http.body-limit' })
     .onRequest(async (c) => {
       const request = c.request
+      // Nothing reads the body of a GET (and Bun does not buffer a body nobody reads); checked
+      // first, as it costs nothing, on the path of every page and API read.
+      if (request.method === 'GET' || request.method === 'HEAD') return
       const length = request.headers.get('content-length')
       if (length === null && !request.body) return
       const limit = limitOf(request.method, request.url)
@@ -85,14 +88,15 @@ export function bodyLimit(defaultLimit: number, routes: () => readonly RouteEntr
         if (Number(length) > limit) throw payloadTooLarge(limit)
         return
       }
-      // Nothing reads the body of a GET (and Bun does not buffer a body nobody reads).
-      if (request.method === 'GET' || request.method === 'HEAD') return
       const bytes = await readAtMost(request.body!, limit)
-      sent.set(c, request)
-      c.request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes })
+      const copy = new Request(request.url, { method: request.method, headers: request.headers, body: bytes })
+      sent.set(copy, request)
+      c.request = copy
     })
+    // (Keyed by the copy, not by the context: a hook that hands the whole context to a function
+    // makes Elysia prepare every part of it — cookies, headers, query — for every route.)
     .onTransform({ as: 'global' }, (c) => {
-      const request = sent.get(c)
+      const request = sent.get(c.request)
       if (request) c.request = request
     })
 }
