@@ -3,8 +3,6 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { storageFault } from './storage-error.ts'
 
-// bun:sqlite defaults to a rollback journal, synchronous=FULL, no busy timeout and foreign keys
-// off; votelist needs the opposite on every connection.
 // A data folder that cannot be created or written, a read-only database or a full disk fail here
 // as a StorageError that says what and where.
 export function openDatabase(path: string): Database {
@@ -20,6 +18,8 @@ export function openDatabase(path: string): Database {
   }
 }
 
+// bun:sqlite defaults to a rollback journal, synchronous=FULL, no busy timeout and foreign keys
+// off; votelist needs the opposite on every connection.
 function configure(db: Database) {
   db.run('PRAGMA journal_mode = WAL')
   db.run('PRAGMA synchronous = NORMAL')
