@@ -25,7 +25,7 @@ import { voteRoutes } from './votes/routes.ts'
 export async function createApp(rt: Runtime) {
   const app = new Elysia()
   return app
-    .use(securityHeaders(rt.config))
+    .use(securityHeaders())
     .use(errorHandler(rt.log, (e, request) => pageForError(rt.config, rt.log, e, request.url)))
     // Reads the routes of the whole app (mounted later, a test's too) for their own limits.
     .use(bodyLimit(rt.config.http.max_body_bytes, () => app.routes))

@@ -26,7 +26,7 @@ export function apiDocs(config: Config) {
     .get(PAGE, () => {
       const doc = (handler as () => OpenApiDocument)()
       if (cached?.doc !== doc) cached = { doc, page: renderApiDocsPage(config, doc, DOCUMENT) }
-      return htmlResponse(cached.page)
+      return htmlResponse(config, cached.page)
     }, { detail: { hide: true } })
 }
 

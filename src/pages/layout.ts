@@ -1,5 +1,6 @@
 import type { Config } from '../config/load.ts'
 import { ApiError } from '../http/errors.ts'
+import { publicPageCsp } from '../http/security-headers.ts'
 import type { Logger } from '../log.ts'
 import { html, type Html } from './html.ts'
 
@@ -74,10 +75,15 @@ ${body}
 `.value
 }
 
-export function htmlResponse(page: string, status = 200, headers: Record<string, string> = {}): Response {
+// Every public page leaves through here, with the pages' Content-Security-Policy: no page can be
+// framed, nothing inline runs (src/http/security-headers.ts).
+export function htmlResponse(config: Config, page: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(page, {
     status,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...headers },
+    headers: {
+      'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache',
+      'content-security-policy': publicPageCsp(config), 'x-frame-options': 'DENY', ...headers,
+    },
   })
 }
 
@@ -88,7 +94,7 @@ export function errorPage(config: Config, status: number, title: string, message
   <p>${message}</p>
   <p><a class="button" href="/">Back to the ranking</a></p>
 </section>`
-  return htmlResponse(renderLayout(config, { title, description: message, path: '/', noindex: true }, body), status, headers)
+  return htmlResponse(config, renderLayout(config, { title, description: message, path: '/', noindex: true }, body), status, headers)
 }
 
 export const notFoundPage = (config: Config, what = 'This page does not exist.') =>

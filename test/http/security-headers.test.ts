@@ -91,6 +91,19 @@ describe('framing', () => {
     expect(headersOf(dashboard)).toEqual({ nosniff: 'nosniff', referrer: 'strict-origin-when-cross-origin', csp: DASHBOARD_CSP })
   })
 
+  test('every route that answers HTML sends a policy that forbids framing (a route added later too)', async () => {
+    const { app, server } = await site()
+    const paths = app.routes.filter((r) => r.method === 'GET').map((r) => r.path.replace(':slug', server.slug).replace(/:\w+/g, 'x').replace('*', 'x'))
+    const html: string[] = []
+    for (const path of new Set(paths)) {
+      const r = await call(app, 'GET', path, { headers: BROWSER })
+      if (!r.headers.get('content-type')?.startsWith('text/html')) continue
+      html.push(path)
+      expect({ path, csp: r.headers.get('content-security-policy') }).toEqual({ path, csp: expect.stringContaining("frame-ancestors 'none'") })
+    }
+    expect(html).toEqual(expect.arrayContaining(['/', `/serveur/${server.slug}`, `/serveur/${server.slug}/voter`, '/api/docs', '/dashboard']))
+  })
+
   test('the dual-stack hosts are the only other origins the vote page may talk to', async () => {
     const rt = testRuntime({ site: { ipv4_url: 'https://v4.vote.example.org', ipv6_url: 'https://v6.vote.example.org:8443' } })
     expect(publicPageCsp(rt.config)).toContain("connect-src 'self' https://v4.vote.example.org https://v6.vote.example.org:8443;")
