@@ -133,8 +133,9 @@ KillSignal=SIGTERM
 TimeoutStopSec=60
 Restart=on-failure
 RestartSec=2
-# 2 (bad usage) and 78 (bad configuration) do not go away by restarting.
-RestartPreventExitStatus=2 78
+# 2 (bad usage), 77 (database or data folder not writable) and 78 (bad configuration) do not go
+# away by restarting; 74 (disk full) may, once space is freed.
+RestartPreventExitStatus=2 77 78
 LimitNOFILE=65536
 
 # Hardening: the service may write only its data folder and has no privileges at all.

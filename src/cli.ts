@@ -9,6 +9,7 @@ import { InstanceLockError } from './db/instance-lock.ts'
 import { DatabaseOwnerError, refuseForeignOwner } from './db/owner-guard.ts'
 import { migrate, MigrationError } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
+import { StorageError } from './db/storage-error.ts'
 import { ApiError } from './http/errors.ts'
 import { createKey } from './keys/service.ts'
 import { createLogger } from './log.ts'
@@ -17,8 +18,8 @@ import { serveSite, StartError } from './serve.ts'
 import { createServer } from './servers/service.ts'
 import { VERSION } from './version.ts'
 
-// Exit codes scripts can rely on.
-export const EXIT = { ok: 0, failure: 1, usage: 2, config: 78 } as const
+// Exit codes scripts can rely on (74, 77 and 78 as in sysexits.h).
+export const EXIT = { ok: 0, failure: 1, usage: 2, ioError: 74, noPermission: 77, config: 78 } as const
 
 export interface Io {
   out(line: string): void
@@ -47,6 +48,7 @@ Usage:
 
 Every command takes --config FILE (default ./votelist.toml if present, else built-in defaults).
 Exit codes: 0 success, 1 failure (refused or failed), 2 bad usage or bad argument value,
+74 disk full or I/O error on the database, 77 database or data folder not writable,
 78 bad configuration.`
 
 class UsageError extends Error {}
@@ -233,6 +235,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (e instanceof ApiError && e.status === 400) {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.usage
+    }
+    if (e instanceof StorageError) {
+      io.err(`votelist ${name}: ${e.message}`)
+      return e.kind === 'io' ? EXIT.ioError : EXIT.noPermission
     }
     if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError || e instanceof DatabaseOwnerError) {
       io.err(`votelist ${name}: ${e.message}`)

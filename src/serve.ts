@@ -1,6 +1,7 @@
 import type { AnyElysia } from 'elysia'
 import { createApp, type App } from './app.ts'
 import { acquireInstanceLock } from './db/instance-lock.ts'
+import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
 import { registerTasks } from './jobs/tasks.ts'
 import type { Logger } from './log.ts'
 import type { Runtime } from './runtime.ts'
@@ -31,7 +32,9 @@ export async function serveSite(rt: Runtime, opts: ServeOptions = {}): Promise<v
     const app = opts.extend ? opts.extend(base) : base
     const { host, port } = rt.config.http
     try {
-      app.listen({ hostname: host, port })
+      // Elysia turns SO_REUSEPORT on by default: a second site on this port would then start
+      // beside the first and the kernel would split the requests between two databases.
+      app.listen({ hostname: host, port, reusePort: false, maxRequestBodySize: outerBodyLimit([rt.config.http.max_body_bytes, ...routeBodyLimits(app.routes).values()]) })
     } catch (e) {
       throw new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
     }

@@ -4,13 +4,30 @@ import { publicRateLimit } from '../http/public-limit.ts'
 import type { Runtime } from '../runtime.ts'
 import { createVoteChallenge } from './service.ts'
 // @ts-expect-error TypeScript does not type text imports of .js files; Bun hands over the file as a string.
-import widgetSource from '../../node_modules/altcha/dist/main/altcha.min.js' with { type: 'text' }
+import widgetSource from '../../node_modules/altcha/dist/external/altcha.min.js' with { type: 'text' }
+import widgetCss from '../../node_modules/altcha/dist/external/altcha.css' with { type: 'text' }
+// @ts-expect-error as above
+import pbkdf2Worker from '../../node_modules/altcha/dist/workers/pbkdf2.js' with { type: 'text' }
 import widgetPackage from '../../node_modules/altcha/package.json'
 
 // The altcha widget (MIT, © Daniel Regeci / BAU Software) is embedded from node_modules at build
-// time and served by the site itself: the vote page makes no third-party request.
-const widget = `/*! altcha widget ${widgetPackage.version} | MIT License | https://github.com/altcha-org/altcha */\n${widgetSource as string}`
-export const WIDGET_PATH = `/vendor/altcha-${widgetPackage.version}.min.js`
+// time and served by the site itself: the vote page makes no third-party request. It is the
+// package's "external" build, which fits the pages' Content-Security-Policy: its stylesheet and
+// its proof-of-work worker are files of the site (the default build injects a <style> element
+// and starts its workers from blob: URLs). The file names carry the version: cached for a year.
+const version = widgetPackage.version
+const banner = `/*! altcha widget ${version} | MIT License | https://github.com/altcha-org/altcha */\n`
+export const WIDGET_PATH = `/vendor/altcha-${version}.min.js`
+export const WIDGET_CSS_PATH = `/vendor/altcha-${version}.css`
+const WORKER_PATH = `/vendor/altcha-${version}-pbkdf2.js`
+// The external build solves nothing until each algorithm has a worker: the site's challenges are
+// PBKDF2/SHA-256 (src/captcha/service.ts).
+const widget = `${banner}${widgetSource as string}
+globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Worker(${JSON.stringify(WORKER_PATH)}));
+`
+const vendorFile = (body: string, type: string) => () => new Response(body, {
+  headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=31536000, immutable' },
+})
 
 const ChallengeSchema = t.Object({
   parameters: t.Object({
@@ -23,11 +40,11 @@ const ChallengeSchema = t.Object({
 export const captchaRoutes = (rt: Runtime) =>
   new Elysia({ name: 'captcha.routes' })
     .use(publicRateLimit(rt))
-    .get(WIDGET_PATH, () => new Response(widget, {
-      headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' },
-    }), {
-      detail: { summary: 'The captcha widget script', description: 'The altcha web component that solves vote challenges in the browser, served by the site itself. The file name carries its version, so it is cached for a year.', tags: ['Voting'] },
+    .get(WIDGET_PATH, vendorFile(widget, 'text/javascript'), {
+      detail: { summary: 'The captcha widget script', description: 'The altcha web component that solves vote challenges in the browser, served by the site itself with its stylesheet and proof-of-work worker. The file name carries its version, so it is cached for a year.', tags: ['Voting'] },
     })
+    .get(WIDGET_CSS_PATH, vendorFile(`${banner}${widgetCss}`, 'text/css'), { detail: { hide: true } })
+    .get(WORKER_PATH, vendorFile(`${banner}${pbkdf2Worker as string}`, 'text/javascript'), { detail: { hide: true } })
     .get('/api/v1/vote-challenge', async ({ set }) => {
       if (rt.config.votes.captcha !== 'pow') throw notFound('the captcha is off on this site (votes.captcha = "off")')
       set.headers['cache-control'] = 'no-store'

@@ -133,6 +133,7 @@ export const configSchema = {
     host: str('0.0.0.0', 'Address to listen on.', { min: 1, max: 255 }),
     port: int(8080, 'Port to listen on; 0 picks a free port (logged at start).', 0, 65535),
     trust_proxy: bool(false, 'Behind a reverse proxy: take the client address from the right-most X-Forwarded-For entry.'),
+    max_body_bytes: int(65536, 'Largest request body accepted, in bytes, checked before the body is read (routes that need more, such as uploads, set their own limit); a larger one gets 413 PAYLOAD_TOO_LARGE.', 4096, 1024 * 1024 * 1024),
   },
   database: {
     path: str('data/votelist.db', 'SQLite database file, relative to the config file\'s folder (or to the working folder without a config file).', { min: 1 }),

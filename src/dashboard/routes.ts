@@ -14,11 +14,10 @@ export const DASHBOARD_CSP = [
   "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
 ].join('; ')
 
+// nosniff and the referrer policy come with every answer of the site (src/http/security-headers.ts).
 const securityHeaders = {
   'content-security-policy': DASHBOARD_CSP,
-  'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'referrer-policy': 'same-origin',
 }
 
 // index.html names the site and lists its game modes (the add-server form offers them): the

@@ -1,4 +1,5 @@
 import { Database } from 'bun:sqlite'
+import { storageFault } from './storage-error.ts'
 
 export class InstanceLockError extends Error {}
 
@@ -9,7 +10,12 @@ export class InstanceLockError extends Error {}
 export function acquireInstanceLock(databasePath: string): { release(): void } {
   if (databasePath === ':memory:') return { release() {} }
   const path = `${databasePath}.lock`
-  const db = new Database(path, { create: true })
+  let db: Database
+  try {
+    db = new Database(path, { create: true })
+  } catch (e) {
+    throw storageFault(e, databasePath, `creating ${path}`)
+  }
   try {
     db.run('PRAGMA busy_timeout = 0')
     db.run('PRAGMA locking_mode = EXCLUSIVE')

@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { migrations as embedded, type Migration } from './migrations.ts'
+import { StorageError, storageFault } from './storage-error.ts'
 
 export class MigrationError extends Error {}
 
@@ -7,8 +8,13 @@ export class MigrationError extends Error {}
 // record. Returns the names applied. A database that records a migration this build does not
 // know was written by a newer votelist: refuse to run rather than guess.
 export function migrate(db: Database, list: readonly Migration[] = embedded, now = Date.now()): string[] {
-  db.run(`CREATE TABLE IF NOT EXISTS schema_migration (
-    name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) WITHOUT ROWID`)
+  try {
+    db.run(`CREATE TABLE IF NOT EXISTS schema_migration (
+      name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) WITHOUT ROWID`)
+    probeWrite(db)
+  } catch (e) {
+    throw storageFault(e, db.filename, 'checking that it can be written')
+  }
   const done = new Set((db.query('SELECT name FROM schema_migration').all() as { name: string }[]).map((r) => r.name))
   const known = new Set(list.map((m) => m.name))
   const unknown = [...done].filter((n) => !known.has(n))
@@ -25,9 +31,24 @@ export function migrate(db: Database, list: readonly Migration[] = embedded, now
         record.run(m.name, now)
       }).immediate()
     } catch (e) {
-      throw new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`)
+      const fault = storageFault(e, db.filename, `applying migration ${m.name}`)
+      throw fault instanceof StorageError ? fault : new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`)
     }
     applied.push(m.name)
   }
   return applied
+}
+
+// Whoever migrates goes on to write. SQLite opens a database it may not write read-only without
+// a word, and an up-to-date one needs no write to migrate: write the header once, in a
+// transaction rolled back, so that a read-only database is refused at start, not at the first vote.
+function probeWrite(db: Database) {
+  if (db.filename === ':memory:' || db.filename === '') return
+  db.run('BEGIN IMMEDIATE')
+  try {
+    const { user_version: version } = db.query('PRAGMA user_version').get() as { user_version: number }
+    db.run(`PRAGMA user_version = ${version}`)
+  } finally {
+    db.run('ROLLBACK')
+  }
 }

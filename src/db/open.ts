@@ -1,12 +1,26 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { storageFault } from './storage-error.ts'
+
+// A data folder that cannot be created or written, a read-only database or a full disk fail here
+// as a StorageError that says what and where.
+export function openDatabase(path: string): Database {
+  let db: Database | null = null
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    db = new Database(path, { create: true, strict: true })
+    configure(db)
+    return db
+  } catch (e) {
+    db?.close()
+    throw storageFault(e, path)
+  }
+}
 
 // bun:sqlite defaults to a rollback journal, synchronous=FULL, no busy timeout and foreign keys
 // off; votelist needs the opposite on every connection.
-export function openDatabase(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const db = new Database(path, { create: true, strict: true })
+function configure(db: Database) {
   db.run('PRAGMA journal_mode = WAL')
   db.run('PRAGMA synchronous = NORMAL')
   db.run('PRAGMA busy_timeout = 5000')
@@ -18,7 +32,6 @@ export function openDatabase(path: string): Database {
   // it in memory changes nothing in durability. Temporary tables and sorts spilling past the page
   // cache stay in memory too; votelist's queries are indexed and paged, so those stay small.
   db.run('PRAGMA temp_store = MEMORY')
-  return db
 }
 
 type Call = <T>(fn: () => T) => T

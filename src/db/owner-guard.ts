@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 
 export class DatabaseOwnerError extends Error {}
 
-const userName = (uid: number) => {
+export const userName = (uid: number) => {
   try {
     return readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':')).find((f) => f[2] === String(uid))?.[0]
   } catch {

@@ -26,7 +26,7 @@ export function apiDocs(config: Config) {
     .get(PAGE, () => {
       const doc = (handler as () => OpenApiDocument)()
       if (cached?.doc !== doc) cached = { doc, page: renderApiDocsPage(config, doc, DOCUMENT) }
-      return htmlResponse(cached.page)
+      return htmlResponse(config, cached.page)
     }, { detail: { hide: true } })
 }
 
@@ -42,7 +42,7 @@ const openapiDocument = () =>
         version: VERSION,
         description: [
           'All times are UTC, written ISO 8601 with milliseconds (`2026-11-22T10:15:30.123Z`).',
-          'Errors: a JSON body `{ok: false, error: {code, message}}` with 400 INVALID_PARAMETER, 401 MISSING_KEY / INVALID_KEY / UNAUTHENTICATED, 403 FORBIDDEN, 404 NOT_FOUND, 409 CONFLICT, 429 RATE_LIMITED (with Retry-After) or VOTE_TOO_SOON, 500 INTERNAL. With `format=text`, the same status and one line of text.',
+          'Errors: a JSON body `{ok: false, error: {code, message}}` with 400 INVALID_PARAMETER, 401 MISSING_KEY / INVALID_KEY / UNAUTHENTICATED, 403 FORBIDDEN, 404 NOT_FOUND, 409 CONFLICT, 413 PAYLOAD_TOO_LARGE (a request body over http.max_body_bytes, 64 KiB by default, checked before the body is read; a route that takes more, such as an upload, states its own limit as x-max-body-bytes), 429 RATE_LIMITED (with Retry-After) or VOTE_TOO_SOON, 500 INTERNAL. With `format=text`, the same status and one line of text.',
           'Keyed endpoints take the server\'s API key as query `key`, header `X-Api-Key` or `Authorization: Bearer <key>` (several: they must be equal), and allow 600 requests a minute per key; public endpoints 120 a minute per client address. Limited answers carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
         ].join('\n\n'),
       },

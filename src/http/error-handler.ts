@@ -17,24 +17,27 @@ function respond(request: Request, e: ApiError): Response {
 
 // The only error mapping in the app: every failure leaves as the contract's error body (or a
 // one-line text with format=text), and nothing unexpected ever shows a stack.
-// A browser asking for an unknown page (not under /api/) gets the site's HTML 404 page instead
-// of the JSON body; `notFoundPage` is handed in so this module stays free of page rendering.
+// A browser asking for a page (not under /api/) gets the site's HTML page for the error instead
+// of the JSON body: an unknown page, or a form post refused before its handler ran (a body too
+// large, unparsable). `page` is handed in so this module stays free of page rendering.
 const wantsPage = (request: Request) =>
   !new URL(request.url).pathname.startsWith('/api/') && (request.headers.get('accept') ?? '').includes('text/html')
 
-export const errorHandler = (log: Logger, notFoundPage?: () => Response) =>
+function toApiError(code: unknown, error: unknown, request: Request, log: Logger): ApiError {
+  if (error instanceof ApiError) return error
+  if (error instanceof ValidationError) {
+    const first = error.all[0]
+    const message = first && 'path' in first ? describeValueError(first, error.type) : `invalid ${error.type}`
+    return new ApiError(400, 'INVALID_PARAMETER', message)
+  }
+  if (code === 'PARSE') return new ApiError(400, 'INVALID_PARAMETER', 'the request body could not be parsed')
+  if (code === 'NOT_FOUND') return new ApiError(404, 'NOT_FOUND', wantsPage(request) ? 'this page does not exist' : 'no such path')
+  log.error('unhandled error', { method: request.method, url: request.url, error })
+  return new ApiError(500, 'INTERNAL', 'internal error')
+}
+
+export const errorHandler = (log: Logger, page?: (e: ApiError, request: Request) => Response) =>
   new Elysia({ name: 'http.errors' }).onError({ as: 'global' }, ({ code, error, request }) => {
-    if (error instanceof ApiError) return respond(request, error)
-    if (error instanceof ValidationError) {
-      const first = error.all[0]
-      const message = first && 'path' in first ? describeValueError(first, error.type) : `invalid ${error.type}`
-      return respond(request, new ApiError(400, 'INVALID_PARAMETER', message))
-    }
-    if (code === 'PARSE') return respond(request, new ApiError(400, 'INVALID_PARAMETER', 'the request body could not be parsed'))
-    if (code === 'NOT_FOUND') {
-      if (notFoundPage && wantsPage(request)) return notFoundPage()
-      return respond(request, new ApiError(404, 'NOT_FOUND', 'no such path'))
-    }
-    log.error('unhandled error', { method: request.method, url: request.url, error })
-    return respond(request, new ApiError(500, 'INTERNAL', 'internal error'))
+    const e = toApiError(code, error, request, log)
+    return page && wantsPage(request) ? page(e, request) : respond(request, e)
   })

@@ -4,7 +4,7 @@
 
 export type ErrorCode =
   | 'INVALID_PARAMETER' | 'MISSING_KEY' | 'INVALID_KEY' | 'UNAUTHENTICATED' | 'FORBIDDEN'
-  | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED' | 'VOTE_TOO_SOON' | 'INTERNAL'
+  | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'VOTE_TOO_SOON' | 'INTERNAL'
 
 export class ApiError extends Error {
   constructor(

@@ -1,5 +1,6 @@
 import type { Config } from '../config/load.ts'
 import { ApiError } from '../http/errors.ts'
+import { publicPageCsp } from '../http/security-headers.ts'
 import type { Logger } from '../log.ts'
 import { html, type Html } from './html.ts'
 
@@ -12,6 +13,7 @@ export interface PageMeta {
   description: string
   path: string // path and query of the canonical address, e.g. "/serveur/emerald-valley"
   noindex?: boolean
+  styles?: string[] // same-site stylesheets besides /assets/site.css
   scripts?: string[] // same-site script URLs, loaded with defer
   moduleScripts?: string[] // same-site ES modules
 }
@@ -47,6 +49,7 @@ ${meta.noindex ? html`<meta name="robots" content="noindex">` : html`<link rel="
 <meta name="twitter:card" content="summary">
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">
+${(meta.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}
 ${(meta.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
 ${(meta.moduleScripts ?? []).map((src) => html`<script type="module" src="${src}"></script>`)}
 </head>
@@ -72,10 +75,15 @@ ${body}
 `.value
 }
 
-export function htmlResponse(page: string, status = 200, headers: Record<string, string> = {}): Response {
+// Every public page leaves through here, with the pages' Content-Security-Policy: no page can be
+// framed, nothing inline runs (src/http/security-headers.ts).
+export function htmlResponse(config: Config, page: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(page, {
     status,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...headers },
+    headers: {
+      'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache',
+      'content-security-policy': publicPageCsp(config), 'x-frame-options': 'DENY', ...headers,
+    },
   })
 }
 
@@ -86,7 +94,7 @@ export function errorPage(config: Config, status: number, title: string, message
   <p>${message}</p>
   <p><a class="button" href="/">Back to the ranking</a></p>
 </section>`
-  return htmlResponse(renderLayout(config, { title, description: message, path: '/', noindex: true }, body), status, headers)
+  return htmlResponse(config, renderLayout(config, { title, description: message, path: '/', noindex: true }, body), status, headers)
 }
 
 export const notFoundPage = (config: Config, what = 'This page does not exist.') =>
@@ -98,7 +106,8 @@ export const notFoundPage = (config: Config, what = 'This page does not exist.')
 export function pageForError(config: Config, log: Logger, e: unknown, url: string): Response {
   if (e instanceof ApiError) {
     if (e.status === 404) return notFoundPage(config, e.message.charAt(0).toUpperCase() + e.message.slice(1) + '.')
-    const title = e.status === 400 ? 'This address has a mistake' : e.status === 429 ? 'Slow down' : e.status === 403 ? 'Not allowed' : 'Something went wrong'
+    const title = e.status === 400 ? 'This address has a mistake' : e.status === 429 ? 'Slow down' : e.status === 403 ? 'Not allowed'
+      : e.status === 413 ? 'Too much data' : 'Something went wrong'
     return errorPage(config, e.status, title, e.message, e.headers)
   }
   log.error('page failed', { url, error: e })

@@ -14,7 +14,7 @@ const PageQuery = t.Record(t.String(), t.Union([t.String(), t.Array(t.String())]
 export function pageRoutes(rt: Runtime) {
   const render = (url: string, fn: () => string) => {
     try {
-      return htmlResponse(fn())
+      return htmlResponse(rt.config, fn())
     } catch (e) {
       return pageForError(rt.config, rt.log, e, url)
     }

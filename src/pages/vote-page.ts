@@ -1,4 +1,4 @@
-import { WIDGET_PATH } from '../captcha/routes.ts'
+import { WIDGET_CSS_PATH, WIDGET_PATH } from '../captcha/routes.ts'
 import type { Config } from '../config/load.ts'
 import type { ApiError } from '../http/errors.ts'
 import type { Server } from '../servers/repo.ts'
@@ -72,6 +72,7 @@ ${renderNotice(state, server, config.votes.interval_minutes)}
     title: `Vote for ${server.name}`,
     description: `Vote for the Minecraft server ${server.name} once every ${interval} and help it climb the ranking.`,
     path: `${base}/voter`,
+    styles: captcha ? [WIDGET_CSS_PATH] : [],
     scripts: ['/assets/site.js'],
     moduleScripts: captcha ? [WIDGET_PATH] : [],
   }, body)

@@ -46,7 +46,7 @@ function wantsJson(request: Request): boolean {
 export function voteRoutes(rt: Runtime) {
   const commit = createGroupCommit(rt.db)
   const formPage = (target: Server, pseudo: string, error: ApiError) =>
-    htmlResponse(renderVotePage(rt.config, target, { pseudo, error }), error.status, error.headers)
+    htmlResponse(rt.config, renderVotePage(rt.config, target, { pseudo, error }), error.status, error.headers)
 
   return new Elysia({ name: 'votes.routes' })
     .use(publicRateLimit(rt))

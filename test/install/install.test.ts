@@ -62,7 +62,7 @@ describe('install.sh into a staging root (DESTDIR)', () => {
     for (const line of [
       'User=votelist', 'Group=votelist',
       'ExecStart=/opt/votelist/bin/votelist serve --config /etc/votelist/votelist.toml',
-      'WorkingDirectory=/var/lib/votelist', 'Restart=on-failure', 'RestartPreventExitStatus=2 78', 'KillSignal=SIGTERM',
+      'WorkingDirectory=/var/lib/votelist', 'Restart=on-failure', 'RestartPreventExitStatus=2 77 78', 'KillSignal=SIGTERM',
       'NoNewPrivileges=yes', 'ProtectSystem=strict', 'ReadWritePaths=/var/lib/votelist', 'ProtectHome=yes', 'PrivateTmp=yes',
       'PrivateDevices=yes', 'CapabilityBoundingSet=', 'SystemCallFilter=@system-service',
     ]) expect(service).toContain(line)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { chromium, type Browser } from 'playwright-core'
 import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { recordPageProblems } from '../dashboard/page-checks.ts'
 import { onFreeDualStackPort } from '../real-server.ts'
 
 // The pages in a real browser (Debian's Chromium through playwright-core): the self-hosted
@@ -29,8 +30,10 @@ describe('in a browser', () => {
     const base = `http://localhost:${port}`
     const { server } = await seedServer(rt, { name: 'Emerald Valley' })
     const page = await browser.newPage()
+    const problems = recordPageProblems(page)
     try {
-      await page.goto(`${base}/serveur/${server.slug}/voter?pseudo=Steve`)
+      const answer = await page.goto(`${base}/serveur/${server.slug}/voter?pseudo=Steve`)
+      expect(answer!.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
       expect(await page.inputValue('#pseudo')).toBe('Steve')
       await page.getByText("I'm not a robot").click()
       await page.locator('altcha-widget .altcha[data-state="verified"]').waitFor({ timeout: 20_000 })
@@ -39,6 +42,8 @@ describe('in a browser', () => {
       const vote = rt.db.query('SELECT id FROM vote').get() as { id: string }
       expect(rt.db.query('SELECT ip_key AS k FROM vote_address WHERE vote_id = ? ORDER BY ip_key').all(vote.id))
         .toEqual([{ k: '4:127.0.0.1' }, { k: '6:0000000000000000' }])
+      // The page's strict policy let the widget, its stylesheet and its worker run.
+      expect(problems).toEqual([])
     } finally {
       await page.close()
       await app.stop()
@@ -50,6 +55,7 @@ describe('in a browser', () => {
     const { server } = await seedServer(rt, { name: 'A server with a rather long name for a phone', description: 'x'.repeat(500), website: `https://example.com/${'a'.repeat(200)}` })
     const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
     const page = await browser.newPage({ viewport: { width: 360, height: 740 } })
+    const problems = recordPageProblems(page)
     try {
       for (const path of ['/', `/serveur/${server.slug}`, `/serveur/${server.slug}/voter`, '/serveur/nope']) {
         await page.goto(`http://127.0.0.1:${app.server!.port}${path}`)
@@ -58,6 +64,7 @@ describe('in a browser', () => {
       }
       await page.goto(`http://127.0.0.1:${app.server!.port}/serveur/${server.slug}`)
       expect(await page.isVisible('button[data-copy="server-address"]')).toBe(true)
+      expect(problems).toEqual([])
     } finally {
       await page.close()
       await app.stop()

@@ -193,7 +193,15 @@ describe('the vote page', () => {
     const widget = await call(app, 'GET', src!)
     expect(widget.status).toBe(200)
     expect(widget.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
-    expect((await widget.text()).length).toBeGreaterThan(50_000)
+    const script = await widget.text()
+    expect(script.length).toBeGreaterThan(50_000)
+    // Under the pages' CSP the widget's stylesheet and proof-of-work worker are files of the site.
+    const css = /<link rel="stylesheet" href="(\/vendor\/altcha-[\d.]+\.css)">/.exec(page.body)?.[1]
+    const worker = /new Worker\("(\/vendor\/altcha-[\d.]+-pbkdf2\.js)"\)/.exec(script)?.[1]
+    for (const [path, type] of [[css!, 'text/css; charset=utf-8'], [worker!, 'text/javascript; charset=utf-8']]) {
+      const r = await call(app, 'GET', path)
+      expect({ path, status: r.status, type: r.headers.get('content-type') }).toEqual({ path, status: 200, type })
+    }
   })
 })
 

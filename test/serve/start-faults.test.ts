@@ -1,0 +1,93 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { EXIT } from '../../src/cli.ts'
+import { userName } from '../../src/db/owner-guard.ts'
+import { cleanupTemp, tempDir } from '../helpers.ts'
+import { cli, mainScript, runChild } from '../spawn.ts'
+
+afterAll(cleanupTemp)
+
+// Real refusals of the file system, for a real `votelist serve`. Root ignores file permissions,
+// so when the tests run as root the site runs as `nobody` (setpriv) and the files it may use are
+// given to that user; otherwise it runs as the tests' own user.
+const asRoot = process.getuid!() === 0
+const SITE_UID = asRoot ? 65534 : process.getuid!()
+const asSiteUser = asRoot ? ['setpriv', `--reuid=${SITE_UID}`, `--regid=${SITE_UID}`, '--clear-groups'] : []
+const give = (path: string) => { if (asRoot) chownSync(path, SITE_UID, SITE_UID) }
+const siteUser = `the user votelist runs as (${userName(SITE_UID) ?? `uid ${SITE_UID}`})`
+
+// A folder the site user can reach, with a votelist.toml whose database is `database` (relative).
+function site(database: string) {
+  const dir = tempDir()
+  chmodSync(dir, 0o755)
+  const config = join(dir, 'votelist.toml')
+  writeFileSync(config, `[http]\nhost = "127.0.0.1"\nport = 0\n[database]\npath = "${database}"\n`)
+  return { dir, config, db: join(dir, database) }
+}
+
+const serve = (config: string, prefix: string[] = asSiteUser) => runChild([...prefix, process.execPath, mainScript, 'serve', '--config', config])
+
+// One line on stderr, nothing on stdout, no stack trace.
+function expectOneLine(r: { code: number; stdout: string; stderr: string }, code: number) {
+  expect({ code: r.code, stdout: r.stdout, lines: r.stderr.split('\n').length }).toEqual({ code, stdout: '', lines: 1 })
+  expect(r.stderr).not.toMatch(/\n\s+at /)
+}
+
+describe('a database the site may not write', () => {
+  test('a read-only database file: exit 77, naming the file and the user', async () => {
+    const s = site('data/votelist.db')
+    expect((await cli(['migrate', '--config', s.config])).code).toBe(0)
+    give(join(s.dir, 'data'))
+    give(s.db)
+    chmodSync(s.db, 0o444)
+    const r = await serve(s.config)
+    expectOneLine(r, EXIT.noPermission)
+    expect(r.stderr).toBe(`votelist serve: the database ${s.db} is read-only for ${siteUser}: make it writable by that user (database.path)`)
+  })
+
+  test('a data folder the site cannot write (the database itself writable): exit 77, naming the folder', async () => {
+    const s = site('data/votelist.db')
+    expect((await cli(['migrate', '--config', s.config])).code).toBe(0)
+    give(s.db)
+    chmodSync(join(s.dir, 'data'), 0o555)
+    const r = await serve(s.config)
+    expectOneLine(r, EXIT.noPermission)
+    expect(r.stderr).toBe(`votelist serve: the data folder ${join(s.dir, 'data')} is not writable by ${siteUser}: the database and its -wal and -shm files are written there (database.path)`)
+  })
+
+  test('a data folder that cannot be created: exit 77', async () => {
+    const s = site('data/votelist.db')
+    chmodSync(s.dir, 0o555)
+    const r = await serve(s.config)
+    chmodSync(s.dir, 0o755)
+    expectOneLine(r, EXIT.noPermission)
+    expect(r.stderr).toBe(`votelist serve: cannot create the data folder ${join(s.dir, 'data')}: permission denied for ${siteUser} (database.path)`)
+  })
+})
+
+describe('a disk that refuses the migration', () => {
+  // A 64 KiB tmpfs over the data folder, mounted in a user namespace of the site alone.
+  const tmpfs = Bun.spawnSync(['unshare', '-Urm', 'true']).exitCode === 0
+  test.skipIf(!tmpfs)('a full disk: exit 74, saying which disk and which migration', async () => {
+    const s = site('data/votelist.db')
+    const data = join(s.dir, 'data')
+    mkdirSync(data)
+    const r = await serve(s.config, ['unshare', '-Urm', 'sh', '-c', 'mount -t tmpfs -o size=64k votelist-test "$0" && exec "$@"', data])
+    expectOneLine(r, EXIT.ioError)
+    const said = `votelist serve: the disk holding ${data} is full: cannot write the database ${s.db}`
+    expect(r.stderr).toStartWith(said)
+    expect(r.stderr.slice(said.length)).toMatch(/^ \(applying migration \d{4}_\w+\)$/)
+  })
+
+  test('a write refused by the file size limit (RLIMIT_FSIZE): exit 74, an I/O error on the database', async () => {
+    const s = site('data/votelist.db')
+    // With SIGXFSZ ignored (kept across exec), a write past the limit fails with EFBIG instead
+    // of killing the process.
+    const r = await serve(s.config, ['sh', '-c', 'trap "" XFSZ; exec prlimit --fsize=100000 "$@"', 'sh'])
+    expectOneLine(r, EXIT.ioError)
+    const said = `votelist serve: cannot write the database ${s.db}`
+    expect(r.stderr).toStartWith(said)
+    expect(r.stderr.slice(said.length)).toMatch(/^ \(applying migration \d{4}_\w+\): disk I\/O error \(SQLITE_IOERR\w*\)$/)
+  })
+})
