@@ -58,6 +58,7 @@ describe('usage errors exit 2 with a clear message', () => {
     [['user', 'add', '--email', 'a@example.com', '--password'], "Option '--password <value>' argument missing"],
     [['user', 'add', '--email', 'not-an-email', '--password', 'long enough pass'], 'email must be a valid e-mail address'],
     [['user', 'add', '--email', 'a@example.com', '--password', 'short'], 'password must be 8 to 256 characters long'],
+    [['user', 'add', '--email', 'a@example.com', '--password', '          '], 'password must not be only whitespace'],
     [['server', 'add', '--owner', 'a@example.com', '--name', 'N'], '--host is required'],
     [['server', 'add', '--owner', 'a@example.com', '--name', 'N', '--host', 'h.example.com', '--port', 'x'], '--port must be an integer'],
     [['server', 'list'], 'usage: votelist server add'],
@@ -201,6 +202,15 @@ describe('user add, server add and key create from the shell', () => {
     expect(stored).toEqual([{ serverId: srv.id, hash: sha256Hex(key.stdout), prefix: key.stdout.slice(0, 8) }])
     // The password came from stdin without its line ending.
     expect(await Bun.password.verify('a long passphrase with spaces', hash)).toBe(true)
+  })
+
+  test('a password of only whitespace on stdin is refused (exit 2) and no account is made', async () => {
+    const s = site()
+    const r = await cli(['user', 'add', '--email', 'blank@example.com', '--password', '-', '--config', s.config], { stdin: ' \t        \n' })
+    expect(r).toEqual({ code: EXIT.usage, stdout: '', stderr: 'votelist user: password must not be only whitespace: use at least one visible character' })
+    const db = new Database(s.db, { readonly: true })
+    expect(db.query('SELECT count(*) AS n FROM user').get()).toEqual({ n: 0 })
+    db.close()
   })
 
   test('the second account is not an admin unless --admin; --admin makes one', async () => {
