@@ -8,9 +8,9 @@ import { migrations } from '../../src/db/migrations.ts'
 import { sha256Hex } from '../../src/ids.ts'
 import { VERSION } from '../../src/version.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
-import { cli } from '../spawn.ts'
+import { cli, killChildren } from '../spawn.ts'
 
-afterAll(cleanupTemp)
+afterAll(() => { killChildren(); cleanupTemp() })
 
 // The command line in this process: exit code and printed lines.
 async function run(argv: string[], cwd = tempDir()) {
@@ -247,6 +247,39 @@ describe('config', () => {
     expect(await run(['config', 'check', '--config', s.config])).toEqual({
       code: 0, out: `configuration is valid (${s.config}); database: ${join(s.dir, 'db/site.db')}`, err: '',
     })
+  })
+
+  // Bun's TOML parser gives these names as own keys of plain objects; each is also a member of
+  // Object.prototype, which an `in` check would have taken for a known key and ignored.
+  const inherited: [string, string][] = [
+    ['[site]\nconstructor = "x"\n', 'site.constructor: unknown key (known in [site]: base_url,'],
+    ['[http]\ntoString = 1\n', 'http.toString: unknown key (known in [http]: host,'],
+    ['[http]\nhasOwnProperty = true\n', 'http.hasOwnProperty: unknown key'],
+    ['[site]\n__proto__ = "x"\n', 'site.__proto__: unknown key'],
+    ['[site]\n"__proto__" = { name = "x" }\n', 'site.__proto__: unknown key'],
+    ['[site.__proto__]\nname = "x"\n', 'site.__proto__: unknown key'],
+    ['[__proto__]\nport = 1\n', '__proto__: unknown section (known: site, http,'],
+    ['__proto__ = { http = { port = 1 } }\n', '__proto__: unknown section'],
+    ['[constructor]\n', 'constructor: unknown section'],
+    ['valueOf = 1\n', 'valueOf: unknown section'],
+  ]
+  for (const [toml, message] of inherited) {
+    test(`check stops at ${JSON.stringify(toml)}: exit 78, "${message}…"`, async () => {
+      const dir = tempDir()
+      writeFileSync(join(dir, 'votelist.toml'), toml)
+      const r = await run(['config', 'check', '--config', 'votelist.toml'], dir)
+      expect(r).toMatchObject({ code: EXIT.config, out: '' })
+      expect(r.err).toStartWith(`votelist: configuration error: ${join(dir, 'votelist.toml')}: ${message}`)
+      expect(r.err.split('\n')).toHaveLength(1)
+    })
+  }
+
+  test('serve stops at a [__proto__] table like at any unknown section (the real process)', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'votelist.toml'), '[http]\nhost = "127.0.0.1"\nport = 0\n[__proto__]\nport = 1\n')
+    const r = await cli(['serve'], { cwd: dir })
+    expect(r.code).toBe(EXIT.config)
+    expect(r.stderr).toStartWith(`votelist: configuration error: ${join(dir, 'votelist.toml')}: __proto__: unknown section`)
   })
 
   test('example is a valid votelist.toml equal to the defaults, with --database as its one set key', async () => {
