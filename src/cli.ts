@@ -213,7 +213,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   const isFlag = first === undefined || first.startsWith('-')
   const name = first === '--help' || first === '-h' ? 'help' : first === '--version' ? 'version' : isFlag ? 'serve' : first
   const args = isFlag && name === 'serve' ? argv : rest
-  const command = commands[name]
+  // Own properties only: "votelist constructor" or "votelist toString" is an unknown command,
+  // not a member of Object.prototype.
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined
   if (!command) {
     io.err(`votelist: unknown command "${name}"\n\n${USAGE}`)
     return EXIT.usage

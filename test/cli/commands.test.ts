@@ -48,6 +48,11 @@ describe('version and help', () => {
 describe('usage errors exit 2 with a clear message', () => {
   const cases: [string[], string][] = [
     [['frobnicate'], 'unknown command "frobnicate"'],
+    // Names of Object.prototype members are unknown commands like any other.
+    [['constructor'], 'unknown command "constructor"'],
+    [['toString'], 'unknown command "toString"'],
+    [['__proto__'], 'unknown command "__proto__"'],
+    [['hasOwnProperty'], 'unknown command "hasOwnProperty"'],
     [['--port', '80'], "Unknown option '--port'"],
     [['serve', 'now'], "Unexpected argument 'now'"],
     [['migrate', '--force'], "Unknown option '--force'"],
