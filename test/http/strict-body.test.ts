@@ -26,9 +26,9 @@ describe('a JSON body key named like an Object.prototype member', () => {
     for (const [method, path, valid, known] of routes) {
       for (const key of INHERITED) {
         for (const value of ['{"x":1}', '1', 'null', '"text"']) {
-          const body = `{${JSON.stringify(key)}:${value},${JSON.stringify(valid).slice(1)}`
-          expect({ method, path, body, ...(await json(await call(app, method, path, { headers, body }))) }).toEqual({
-            method, path, body, status: 400,
+          const sent = `{${JSON.stringify(key)}:${value},${JSON.stringify(valid).slice(1)}`
+          expect({ method, path, sent, ...(await json(await call(app, method, path, { headers, body: sent }))) }).toEqual({
+            method, path, sent, status: 400,
             body: { ok: false, error: { code: 'INVALID_PARAMETER', message: `${key} is not a field of this request (known: ${known})` } },
           })
         }
