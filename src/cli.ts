@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { userJson } from './accounts/schema.ts'
 import { createUser } from './accounts/service.ts'
 import { loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
@@ -10,6 +11,7 @@ import { DatabaseOwnerError, refuseForeignOwner } from './db/owner-guard.ts'
 import { migrate, MigrationError } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
 import { ApiError } from './http/errors.ts'
+import { iso } from './http/timestamps.ts'
 import { createKey } from './keys/service.ts'
 import { createLogger } from './log.ts'
 import { createRuntime } from './runtime.ts'
@@ -115,7 +117,8 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (password === '-') password = await readStdin()
     const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
     try {
-      io.out(JSON.stringify(await createUser(rt.db, rt.users, rt.clock, { email, password, admin: values.admin === true })))
+      // The account as the API gives it: times in ISO 8601, like everything a command prints.
+      io.out(JSON.stringify(userJson(await createUser(rt.db, rt.users, rt.clock, { email, password, admin: values.admin === true }))))
     } finally {
       rt.db.close()
     }
@@ -138,7 +141,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
       const user = rt.users.byEmail(owner)
       if (!user) throw new ApiError(404, 'NOT_FOUND', `no account with the e-mail address ${owner}`)
       const { num: _num, ...server } = createServer(rt, user.id, input)
-      io.out(JSON.stringify({ ...server, createdAt: new Date(server.createdAt).toISOString(), updatedAt: new Date(server.updatedAt).toISOString() }))
+      io.out(JSON.stringify({ ...server, createdAt: iso(server.createdAt), updatedAt: iso(server.updatedAt) }))
     } finally {
       rt.db.close()
     }

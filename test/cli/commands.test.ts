@@ -12,6 +12,8 @@ import { cli, killChildren } from '../spawn.ts'
 
 afterAll(() => { killChildren(); cleanupTemp() })
 
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
+
 // The command line in this process: exit code and printed lines.
 async function run(argv: string[], cwd = tempDir()) {
   const out: string[] = []
@@ -193,7 +195,7 @@ describe('user add, server add and key create from the shell', () => {
     expect(server.code).toBe(0)
     const srv = JSON.parse(server.stdout)
     expect(srv).toMatchObject({ slug: 'emeraude-valley', name: 'Émeraude Valley', host: 'play.example.com', port: 25566, edition: 'bedrock', ownerId: created.id })
-    expect(srv.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    expect(srv.createdAt).toMatch(ISO)
 
     const key = await cli(['key', 'create', '--server', 'emeraude-valley', '--config', s.config])
     expect(key.code).toBe(0)
@@ -216,6 +218,27 @@ describe('user add, server add and key create from the shell', () => {
     const db = new Database(s.db, { readonly: true })
     expect(db.query('SELECT count(*) AS n FROM user').get()).toEqual({ n: 0 })
     db.close()
+  })
+
+  test('every time a command prints is ISO 8601 (UTC, milliseconds), as in the API; never epoch milliseconds', async () => {
+    const s = site()
+    const c = ['--config', s.config]
+    const outputs = [
+      await run(['migrate', ...c]),
+      await run(['user', 'add', '--email', 'owner@example.com', '--password', 'correct horse battery', ...c]),
+      await run(['server', 'add', '--owner', 'owner@example.com', '--name', 'Valley', '--host', '8.8.8.8', ...c]),
+      await run(['key', 'create', '--server', 'valley', ...c]),
+      await run(['backup', join(s.dir, 'copy.db'), ...c]),
+      await run(['config', 'check', ...c]),
+      await run(['version']),
+    ]
+    expect(outputs.map((o) => o.code)).toEqual(outputs.map(() => 0))
+    const [, user, server] = outputs.map((o) => o.out)
+    expect(Object.keys(JSON.parse(user))).toEqual(['id', 'email', 'isAdmin', 'createdAt'])
+    expect(JSON.parse(user).createdAt).toMatch(ISO)
+    expect(JSON.parse(server)).toMatchObject({ createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) })
+    // No number that could be a time in milliseconds (2001–2286) anywhere in any output.
+    for (const o of outputs) expect(o.out).not.toMatch(/(?<![\w-])\d{12,13}(?![\w-])/)
   })
 
   test('the second account is not an admin unless --admin; --admin makes one', async () => {
