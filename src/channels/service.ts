@@ -10,6 +10,7 @@ import type { ServersRepo } from '../servers/repo.ts'
 import { checkHost } from '../servers/service.ts'
 import type { ChannelsRepo, VotifierSettings, WebhookSettings } from './repo.ts'
 import type { VotifierPut } from './schema.ts'
+import { yamlScalar } from './yaml-scalar.ts'
 
 export interface ChannelsDeps {
   db: Database
@@ -119,10 +120,14 @@ export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: 
   })
 }
 
+// The line to paste under `tokens:` in NuVotifier's config.yml: `<service_name>: <token>`, each
+// side double-quoted where YAML 1.1 would otherwise not read it as that exact string.
+export const votifierConfigLine = (serviceName: string, token: string) => `${yamlScalar(serviceName)}: ${yamlScalar(token)}`
+
 export const webhookJson = (w: WebhookSettings) => ({ url: w.url, secret: w.secret })
 
 export function votifierJson(v: VotifierSettings, config: Config) {
   const base = { host: v.host, port: v.port, protocol: v.protocol }
   if (v.protocol === 'v1') return { ...base, publicKey: v.publicKey! }
-  return { ...base, token: v.token!, configLine: `${config.site.service_name}: ${v.token}` }
+  return { ...base, token: v.token!, configLine: votifierConfigLine(config.site.service_name, v.token!) }
 }
