@@ -14,6 +14,7 @@ import { ApiError } from './http/errors.ts'
 import { iso } from './http/timestamps.ts'
 import { createKey } from './keys/service.ts'
 import { createLogger } from './log.ts'
+import type { Lookup } from './net/guard.ts'
 import { createRuntime } from './runtime.ts'
 import { serveSite, StartError } from './serve.ts'
 import { createServer } from './servers/service.ts'
@@ -28,6 +29,8 @@ export interface Io {
   cwd: string
   // Resolves when the process is asked to stop (SIGTERM/SIGINT); injected by tests.
   stopSignal?: Promise<unknown>
+  // Name resolution for the save-time host check (server add); injected by tests.
+  lookup?: Lookup
 }
 
 export const USAGE = `votelist ${VERSION} — a self-hosted Minecraft server list with vote rewards
@@ -136,11 +139,11 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
       name: required(values, 'name'), host: required(values, 'host'), port: integer(values.port as string | undefined, 'port'),
       edition: values.edition as 'java' | 'bedrock' | undefined, slug: values.slug as string | undefined,
     }
-    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
+    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error'), lookup: io.lookup })
     try {
       const user = rt.users.byEmail(owner)
       if (!user) throw new ApiError(404, 'NOT_FOUND', `no account with the e-mail address ${owner}`)
-      const { num: _num, ...server } = createServer(rt, user.id, input)
+      const { num: _num, ...server } = await createServer(rt, user.id, input)
       io.out(JSON.stringify({ ...server, createdAt: iso(server.createdAt), updatedAt: iso(server.updatedAt) }))
     } finally {
       rt.db.close()

@@ -4,7 +4,7 @@ import type { Config } from '../config/load.ts'
 import { writeTx } from '../db/open.ts'
 import { invalidParameter, notFound } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
-import { resolveTarget, TargetRefused } from '../net/guard.ts'
+import { resolveTarget, TargetRefused, type Lookup } from '../net/guard.ts'
 import { parseVotifierPublicKey } from '../push/public-key.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 import { checkHost } from '../servers/service.ts'
@@ -19,7 +19,7 @@ export interface ChannelsDeps {
   clock: Clock
   config: Config
   // Name resolution for the save-time target check; tests inject one.
-  lookup?: (host: string) => Promise<{ address: string; family: number }[]>
+  lookup?: Lookup
 }
 
 export const VOTIFIER_DEFAULT_PORT = 8192
@@ -108,7 +108,7 @@ function checkVotifierCredential(input: VotifierPut): string | null {
 // already stored (the listener holds it), or a new one generated here when there is none or the
 // owner asks (newToken).
 export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: VotifierPut): Promise<VotifierSettings> {
-  const host = checkHost(input.host, true) // syntax only: the resolved target is checked next
+  const host = checkHost(input.host) // syntax and numeric forms only: the resolved target is checked next
   const publicKey = checkVotifierCredential(input)
   await checkTarget(deps, 'host', host)
   return write(deps, serverId, () => {

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/load.ts'
 import { migrations } from '../../src/db/migrations.ts'
 import { sha256Hex } from '../../src/ids.ts'
 import { VERSION } from '../../src/version.ts'
-import { cleanupTemp, tempDir } from '../helpers.ts'
+import { cleanupTemp, tempDir, testLookup } from '../helpers.ts'
 import { cli, killChildren } from '../spawn.ts'
 
 afterAll(() => { killChildren(); cleanupTemp() })
@@ -18,7 +18,7 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 async function run(argv: string[], cwd = tempDir()) {
   const out: string[] = []
   const err: string[] = []
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), cwd })
+  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), cwd, lookup: testLookup })
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
 
@@ -93,7 +93,7 @@ describe('usage errors exit 2 with a clear message', () => {
     for (const [extra, message] of [
       [['--host', 'play.example.com', '--edition', 'pocket'], 'edition must be "java" or "bedrock"'],
       [['--host', 'play.example.com', '--port', '70000'], 'port must be an integer from 1 to 65535'],
-      [['--host', '10.0.0.5'], 'host must be a public address'],
+      [['--host', '10.0.0.5'], 'host 10.0.0.5 is a private (RFC 1918) address: votelist only lists public servers'],
       [['--host', 'play.example.com', '--slug', 'Bad Slug'], 'slug must be 1 to 48'],
     ] as const) {
       const r = await run([...base, ...extra])
@@ -183,7 +183,9 @@ describe('migrate', () => {
 
 describe('user add, server add and key create from the shell', () => {
   test('create an owner (password on stdin), a server and a key; the key is stored as its SHA-256', async () => {
-    const s = site()
+    // Private targets allowed: the child process then makes no save-time DNS lookup of the host
+    // (tests never ask a real DNS server; the rule itself is tested in servers/host-rule.test.ts).
+    const s = site('[network]\nallow_private_targets = true\n')
     const user = await cli(['user', 'add', '--email', 'Owner@Example.com', '--password', '-', '--config', s.config], { stdin: 'a long passphrase with spaces\n' })
     expect(user.code).toBe(0)
     const created = JSON.parse(user.stdout)
