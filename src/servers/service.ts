@@ -56,11 +56,11 @@ async function addressesOf(deps: ServersDeps, host: string): Promise<{ address: 
   }
 }
 
-// The pinger's rule, at save time: unless network.allow_private_targets, a host that is (an IP
-// literal or numeric form), names (localhost) or resolves to a loopback, private, link-local,
-// CGNAT, multicast or reserved address is refused, saying which. A name that does not resolve
-// (yet) is accepted: DNS is often set up after the listing, and the ping shows "could not be
-// resolved" until it is. The pinger resolves again, and checks, at every ping.
+// The pinger's rule, at save time: unless network.allow_private_targets, a loopback, private,
+// link-local, CGNAT, multicast or reserved target is refused, saying which, whether it is given
+// as an IP literal or numeric form, as localhost, or as a name that resolves to one. A name that
+// does not resolve (yet) is accepted: DNS is often set up after the listing, and the ping shows
+// "could not be resolved" until it is. The pinger resolves again, and checks, at every ping.
 export async function checkServerHost(deps: ServersDeps, host: string): Promise<string> {
   const given = host.trim()
   const h = checkHost(host)
