@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { userJson } from './accounts/schema.ts'
 import { createUser } from './accounts/service.ts'
 import { loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
@@ -11,8 +12,10 @@ import { migrate, MigrationError } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
 import { StorageError } from './db/storage-error.ts'
 import { ApiError } from './http/errors.ts'
+import { iso } from './http/timestamps.ts'
 import { createKey } from './keys/service.ts'
 import { createLogger } from './log.ts'
+import type { Lookup } from './net/guard.ts'
 import { createRuntime } from './runtime.ts'
 import { serveSite, StartError } from './serve.ts'
 import { createServer } from './servers/service.ts'
@@ -27,6 +30,8 @@ export interface Io {
   cwd: string
   // Resolves when the process is asked to stop (SIGTERM/SIGINT); injected by tests.
   stopSignal?: Promise<unknown>
+  // Name resolution for the save-time host check (server add); injected by tests.
+  lookup?: Lookup
 }
 
 export const USAGE = `votelist ${VERSION} — a self-hosted Minecraft server list with vote rewards
@@ -117,7 +122,8 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (password === '-') password = await readStdin()
     const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
     try {
-      io.out(JSON.stringify(await createUser(rt.db, rt.users, rt.clock, { email, password, admin: values.admin === true })))
+      // The account as the API gives it: times in ISO 8601, like everything a command prints.
+      io.out(JSON.stringify(userJson(await createUser(rt.db, rt.users, rt.clock, { email, password, admin: values.admin === true }))))
     } finally {
       rt.db.close()
     }
@@ -135,12 +141,12 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
       name: required(values, 'name'), host: required(values, 'host'), port: integer(values.port as string | undefined, 'port'),
       edition: values.edition as 'java' | 'bedrock' | undefined, slug: values.slug as string | undefined,
     }
-    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
+    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error'), lookup: io.lookup })
     try {
       const user = rt.users.byEmail(owner)
       if (!user) throw new ApiError(404, 'NOT_FOUND', `no account with the e-mail address ${owner}`)
-      const { num: _num, ...server } = createServer(rt, user.id, input)
-      io.out(JSON.stringify({ ...server, createdAt: new Date(server.createdAt).toISOString(), updatedAt: new Date(server.updatedAt).toISOString() }))
+      const { num: _num, ...server } = await createServer(rt, user.id, input)
+      io.out(JSON.stringify({ ...server, createdAt: iso(server.createdAt), updatedAt: iso(server.updatedAt) }))
     } finally {
       rt.db.close()
     }
@@ -215,7 +221,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   const isFlag = first === undefined || first.startsWith('-')
   const name = first === '--help' || first === '-h' ? 'help' : first === '--version' ? 'version' : isFlag ? 'serve' : first
   const args = isFlag && name === 'serve' ? argv : rest
-  const command = commands[name]
+  // Own properties only: "votelist constructor" or "votelist toString" is an unknown command,
+  // not a member of Object.prototype.
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined
   if (!command) {
     io.err(`votelist: unknown command "${name}"\n\n${USAGE}`)
     return EXIT.usage

@@ -15,6 +15,7 @@ import { createScheduler } from './jobs/scheduler.ts'
 import { SlidingWindowLimiter } from './http/rate-limit.ts'
 import { createKeyCache } from './keys/cache.ts'
 import { keysRepo } from './keys/repo.ts'
+import { systemLookup, type Lookup } from './net/guard.ts'
 import { createLogger, type Logger } from './log.ts'
 import { pagesRepo } from './pages/repo.ts'
 import { rankingRepo } from './ranking/repo.ts'
@@ -26,7 +27,7 @@ import { verificationRepo } from './votes/verification-repo.ts'
 // Everything a command or the HTTP app works with, built once from the config: the database
 // (migrated), one repo per table group, the job queue and the scheduler. No module keeps its own
 // singleton; whoever needs a part is handed it.
-export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logger; db?: Database } = {}) {
+export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logger; db?: Database; lookup?: Lookup } = {}) {
   const clock = opts.clock ?? systemClock
   const log = opts.log ?? createLogger(config.log.level)
   const db = opts.db ?? openDatabase(config.database.path)
@@ -38,6 +39,9 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
   const keys = keysRepo(db)
   return {
     config, clock, log, db, queue, scheduler, secret,
+    // Name resolution for the save-time target checks (servers, webhook, Votifier); tests inject
+    // one that never leaves the machine.
+    lookup: opts.lookup ?? systemLookup,
     limits: {
       keyed: new SlidingWindowLimiter(config.limits.keyed_per_minute),
       public: new SlidingWindowLimiter(config.limits.public_per_minute),

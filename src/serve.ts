@@ -18,8 +18,8 @@ export interface ServeOptions {
 
 // The site's life: take the database for this process, re-queue jobs a previous process left
 // half done, listen, run the scheduler; on the stop signal stop accepting connections, let the
-// requests in flight and the running jobs finish, then close the database (which checkpoints
-// the WAL into the main file). Closes the runtime's database in every case.
+// requests in flight and the running jobs finish, save the keys' last-used times, then close
+// the database (which checkpoints the WAL into the main file). Closes the runtime's database in every case.
 export async function serveSite(rt: Runtime, opts: ServeOptions = {}): Promise<void> {
   const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
   let lock: { release(): void } | null = null
@@ -44,11 +44,23 @@ export async function serveSite(rt: Runtime, opts: ServeOptions = {}): Promise<v
     rt.log.info('stopping: finishing in-flight requests and jobs', typeof signal === 'string' ? { signal } : undefined)
     await app.stop()
     await Promise.all([rt.queue.stop(), rt.scheduler.stop()])
+    // Keys' "last used" lives in memory between the scheduler's minutely flushes: write it now
+    // that no request can use a key any more, or up to a minute of it would be lost.
+    flushKeyUse(rt)
   } finally {
     rt.db.close()
     lock?.release()
   }
   rt.log.info('stopped')
+}
+
+function flushKeyUse(rt: Runtime) {
+  try {
+    rt.keyCache.flush(rt.clock.now())
+  } catch (e) {
+    // A full disk at stop: keys only lose their last-used time, so the stop goes on.
+    rt.log.error('could not save the API keys\' last-used times', { error: e })
+  }
 }
 
 // The first SIGTERM/SIGINT asks for a graceful stop; a second one (an impatient Ctrl-C) exits at

@@ -7,6 +7,7 @@ import { manualClock, type ManualClock } from '../src/clock.ts'
 import { parseConfig, type ConfigInput } from '../src/config/load.ts'
 import { createKey } from '../src/keys/service.ts'
 import { memoryLogger } from '../src/log.ts'
+import type { Lookup } from '../src/net/guard.ts'
 import { createRuntime, type Runtime } from '../src/runtime.ts'
 import { createServer } from '../src/servers/service.ts'
 import type { ServerCreate } from '../src/servers/schema.ts'
@@ -34,9 +35,19 @@ export interface TestRuntime extends Runtime {
   log: ReturnType<typeof memoryLogger>
 }
 
-// A migrated runtime on a temp database, with a manual clock and a collecting logger.
-export function testRuntime(input: ConfigInput = {}, start?: number): TestRuntime {
-  const rt = createRuntime(testConfig(input), { clock: manualClock(start), log: memoryLogger() })
+// Name resolution for tests, which never ask a real DNS server: localhost is loopback, names
+// under the example domains (RFC 2606) have a public address, any other name does not resolve.
+export const testLookup: Lookup = async (host) => {
+  const name = host.toLowerCase().replace(/\.$/, '')
+  if (name === 'localhost' || name.endsWith('.localhost')) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }]
+  if (/(^|\.)example(\.(com|org|net))?$/.test(name)) return [{ address: '93.184.216.34', family: 4 }]
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' })
+}
+
+// A migrated runtime on a temp database, with a manual clock, a collecting logger and the test
+// resolver (or the one given).
+export function testRuntime(input: ConfigInput = {}, start?: number, opts: { lookup?: Lookup } = {}): TestRuntime {
+  const rt = createRuntime(testConfig(input), { clock: manualClock(start), log: memoryLogger(), lookup: opts.lookup ?? testLookup })
   return rt as TestRuntime
 }
 
@@ -60,10 +71,11 @@ export function call(app: App, method: string, path: string, opts: { body?: unkn
   return app.handle(new Request(`http://localhost${path}`, { method, headers, body }))
 }
 
-// An owner, one server and one API key: the state most API tests start from.
+// An owner, one server and one API key: the state most API tests start from. The host is
+// checked with the test resolver whatever runtime is given.
 export async function seedServer(rt: Runtime, server: Partial<ServerCreate> = {}, email = 'owner@example.com') {
   const owner = rt.users.byEmail(email) ?? (await createUser(rt.db, rt.users, rt.clock, { email, password: 'correct horse battery' }))
-  const created = createServer(rt, owner.id, { name: 'Emerald Valley', host: 'play.example.com', ...server })
+  const created = await createServer({ ...rt, lookup: testLookup }, owner.id, { name: 'Emerald Valley', host: 'play.example.com', ...server })
   const key = createKey(rt.keys, rt.clock, created.id, 'test')
   return { owner, server: created, key: key.key }
 }

@@ -46,7 +46,7 @@ export function accountRoutes(rt: Runtime) {
       response: { 201: UserAnswer },
       detail: {
         summary: 'Create an account', tags,
-        description: 'Creates a server-owner account and logs it in (sets the session cookie). The first account of the site becomes its administrator. With `accounts.open_registration = false` only that first account can be created here (403 otherwise). 409 when the e-mail address is taken. Counts against the login rate limit of the client address.',
+        description: 'Creates a server-owner account and logs it in (sets the session cookie). The first account of the site becomes its administrator. With `accounts.open_registration = false` only that first account can be created here (403 otherwise). Password: 8 to 256 characters, not only whitespace (400 naming `password`). 409 when the e-mail address is taken. Counts against the login rate limit of the client address.',
       },
     })
     .post('/api/v1/auth/login', async ({ body, cookie }) => {

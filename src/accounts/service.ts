@@ -17,8 +17,14 @@ export function checkEmail(email: string): string {
   return e
 }
 
+// Whitespace and invisible characters (zero-width spaces, BOM, soft hyphens) only: eight of them
+// pass the length rule but are a password anyone guesses, and one a form may silently trim.
+const BLANK = /^[\s\p{Default_Ignorable_Code_Point}]*$/u
+
+// Every place a password is set (sign-up, the command line) goes through here.
 export function checkPassword(password: string): void {
   if (password.length < 8 || password.length > 256) throw invalidParameter('password must be 8 to 256 characters long')
+  if (BLANK.test(password)) throw invalidParameter('password must not be only whitespace: use at least one visible character')
 }
 
 export interface NewUser {

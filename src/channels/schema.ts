@@ -12,8 +12,9 @@ export const WebhookJson = t.Object({
   secret: t.String({ description: 'whsec_… — the HMAC-SHA256 key of X-TSM-Signature (its UTF-8 bytes)' }),
 })
 
-// A pasted v2 token goes into the listener's YAML as a plain scalar: keep it to characters that
-// need no quoting there, and long enough to be a secret.
+// A pasted v2 token goes into the listener's YAML: keep it to characters that are no YAML
+// indicator (the config line quotes it where YAML 1.1 would read it as a number, a boolean…),
+// and long enough to be a secret.
 export const TOKEN = /^[A-Za-z0-9_.+\/=-]{16,128}$/
 
 export const VotifierPut = t.Object({
@@ -32,5 +33,5 @@ export const VotifierJson = t.Object({
   protocol: t.Union([t.Literal('v1'), t.Literal('v2')]),
   publicKey: t.Optional(t.String({ description: 'v1: the listener\'s public key, base64 X.509' })),
   token: t.Optional(t.String({ description: 'v2: the token shared with the listener' })),
-  configLine: t.Optional(t.String({ description: 'v2: the exact line to paste under `tokens:` in the listener\'s config' })),
+  configLine: t.Optional(t.String({ description: 'v2: the exact line to paste under `tokens:` in the listener\'s config.yml; the service name and the token are in double quotes where YAML 1.1 (SnakeYAML) would otherwise read them as a number, boolean, null or date', examples: ['MyServerList: k3j4h5g6f7d8s9a0q1w2e3r4t5', 'MyServerList: "0123456701234567"'] })),
 })

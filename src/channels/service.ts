@@ -4,12 +4,13 @@ import type { Config } from '../config/load.ts'
 import { writeTx } from '../db/open.ts'
 import { invalidParameter, notFound } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
-import { resolveTarget, TargetRefused } from '../net/guard.ts'
+import { resolveTarget, TargetRefused, type Lookup } from '../net/guard.ts'
 import { parseVotifierPublicKey } from '../push/public-key.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 import { checkHost } from '../servers/service.ts'
 import type { ChannelsRepo, VotifierSettings, WebhookSettings } from './repo.ts'
 import type { VotifierPut } from './schema.ts'
+import { yamlScalar } from './yaml-scalar.ts'
 
 export interface ChannelsDeps {
   db: Database
@@ -18,7 +19,7 @@ export interface ChannelsDeps {
   clock: Clock
   config: Config
   // Name resolution for the save-time target check; tests inject one.
-  lookup?: (host: string) => Promise<{ address: string; family: number }[]>
+  lookup?: Lookup
 }
 
 export const VOTIFIER_DEFAULT_PORT = 8192
@@ -107,7 +108,7 @@ function checkVotifierCredential(input: VotifierPut): string | null {
 // already stored (the listener holds it), or a new one generated here when there is none or the
 // owner asks (newToken).
 export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: VotifierPut): Promise<VotifierSettings> {
-  const host = checkHost(input.host, true) // syntax only: the resolved target is checked next
+  const host = checkHost(input.host) // syntax and numeric forms only: the resolved target is checked next
   const publicKey = checkVotifierCredential(input)
   await checkTarget(deps, 'host', host)
   return write(deps, serverId, () => {
@@ -119,10 +120,14 @@ export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: 
   })
 }
 
+// The line to paste under `tokens:` in NuVotifier's config.yml: `<service_name>: <token>`, each
+// side double-quoted where YAML 1.1 would otherwise not read it as that exact string.
+export const votifierConfigLine = (serviceName: string, token: string) => `${yamlScalar(serviceName)}: ${yamlScalar(token)}`
+
 export const webhookJson = (w: WebhookSettings) => ({ url: w.url, secret: w.secret })
 
 export function votifierJson(v: VotifierSettings, config: Config) {
   const base = { host: v.host, port: v.port, protocol: v.protocol }
   if (v.protocol === 'v1') return { ...base, publicKey: v.publicKey! }
-  return { ...base, token: v.token!, configLine: `${config.site.service_name}: ${v.token}` }
+  return { ...base, token: v.token!, configLine: votifierConfigLine(config.site.service_name, v.token!) }
 }

@@ -14,22 +14,25 @@ export type ConfigInput = DeepPartial<Record<keyof ConfigValues, Record<string, 
 const isTable = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 // Validates raw TOML values against the schema. `baseDir` anchors relative paths.
+// Names are matched as own properties only: `in` would also find Object.prototype's members, so
+// `constructor`, `toString` or `__proto__` (Bun's TOML parser gives those as own keys) would
+// pass as known and be silently ignored instead of stopping the start like any unknown key.
 export function parseConfig(raw: unknown, baseDir: string, source: string | null = null): Config {
   if (!isTable(raw)) throw new ConfigError('the configuration must be a TOML table')
   const sections = configSchema as unknown as Record<string, Record<string, Field<unknown>>>
   for (const name of Object.keys(raw)) {
-    if (!(name in sections)) throw new ConfigError(`${name}: unknown section (known: ${Object.keys(sections).join(', ')})`)
+    if (!Object.hasOwn(sections, name)) throw new ConfigError(`${name}: unknown section (known: ${Object.keys(sections).join(', ')})`)
   }
   const out: Record<string, Record<string, unknown>> = {}
   for (const [name, fields] of Object.entries(sections)) {
-    const given = raw[name] ?? {}
+    const given = Object.hasOwn(raw, name) ? raw[name] : {}
     if (!isTable(given)) throw new ConfigError(`${name}: must be a table ([${name}])`)
     for (const key of Object.keys(given)) {
-      if (!(key in fields)) throw new ConfigError(`${name}.${key}: unknown key (known in [${name}]: ${Object.keys(fields).join(', ')})`)
+      if (!Object.hasOwn(fields, key)) throw new ConfigError(`${name}.${key}: unknown key (known in [${name}]: ${Object.keys(fields).join(', ')})`)
     }
     const section: Record<string, unknown> = {}
     for (const [key, field] of Object.entries(fields)) {
-      section[key] = key in given ? field.parse(given[key], `${name}.${key}`) : field.default
+      section[key] = Object.hasOwn(given, key) ? field.parse(given[key], `${name}.${key}`) : field.default
     }
     out[name] = Object.freeze(section)
   }

@@ -9,7 +9,11 @@ export function refuseUnknownFields(schema: TObject, messages: Record<string, st
   return ({ body }: { body: unknown }) => {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return
     for (const field of Object.keys(body)) {
-      if (!known.includes(field)) throw invalidParameter(messages[field] ?? `${field} is not a field of this request (known: ${known.join(', ')})`)
+      if (known.includes(field)) continue
+      // Own properties only: a body key such as "constructor" or "__proto__" (JSON.parse makes
+      // both own keys) must not pick up Object.prototype's members as its message.
+      const message = Object.hasOwn(messages, field) ? messages[field] : `${field} is not a field of this request (known: ${known.join(', ')})`
+      throw invalidParameter(message)
     }
   }
 }

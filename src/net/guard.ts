@@ -16,7 +16,7 @@ export interface ResolvedTarget {
 }
 
 export type Lookup = (host: string) => Promise<{ address: string; family: number }[]>
-const systemLookup: Lookup = (host) => lookup(host, { all: true, verbatim: true })
+export const systemLookup: Lookup = (host) => lookup(host, { all: true, verbatim: true })
 
 // Resolves an owner-supplied host once and returns the address to connect to, so the address
 // checked is the address used (no second lookup a rebinding DNS server could answer differently).

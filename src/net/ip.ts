@@ -59,31 +59,81 @@ const inV4 = (b: Uint8Array, net: number[], bits: number) => {
 // Ranges a server list must never be made to connect to on an owner's say-so: loopback,
 // RFC 1918 private, link-local, CGNAT, multicast, unspecified, plus the other special-purpose
 // blocks (documentation, benchmarking, reserved, broadcast) that are never a real game server.
-const V4_BLOCKED: [number[], number][] = [
-  [[0, 0, 0, 0], 8], [[10, 0, 0, 0], 8], [[100, 64, 0, 0], 10], [[127, 0, 0, 0], 8],
-  [[169, 254, 0, 0], 16], [[172, 16, 0, 0], 12], [[192, 0, 0, 0], 24], [[192, 0, 2, 0], 24],
-  [[192, 168, 0, 0], 16], [[198, 18, 0, 0], 15], [[198, 51, 100, 0], 24], [[203, 0, 113, 0], 24],
-  [[224, 0, 0, 0], 4], [[240, 0, 0, 0], 4],
+// Each with what it is, for messages ("the loopback address 127.0.0.1").
+const V4_BLOCKED: [number[], number, string][] = [
+  [[0, 0, 0, 0], 8, 'unspecified'], [[10, 0, 0, 0], 8, 'private (RFC 1918)'], [[100, 64, 0, 0], 10, 'shared (CGNAT)'],
+  [[127, 0, 0, 0], 8, 'loopback'], [[169, 254, 0, 0], 16, 'link-local'], [[172, 16, 0, 0], 12, 'private (RFC 1918)'],
+  [[192, 0, 0, 0], 24, 'reserved (IETF protocol)'], [[192, 0, 2, 0], 24, 'documentation'], [[192, 168, 0, 0], 16, 'private (RFC 1918)'],
+  [[198, 18, 0, 0], 15, 'benchmarking'], [[198, 51, 100, 0], 24, 'documentation'], [[203, 0, 113, 0], 24, 'documentation'],
+  [[224, 0, 0, 0], 4, 'multicast'], [[240, 0, 0, 0], 4, 'reserved'],
 ]
 
-function isPrivateV4(b: Uint8Array) {
-  return V4_BLOCKED.some(([net, bits]) => inV4(b, net, bits))
+const v4Kind = (b: Uint8Array) => V4_BLOCKED.find(([net, bits]) => inV4(b, net, bits))?.[2] ?? null
+const embedded = (b: Uint8Array) => {
+  const kind = v4Kind(b)
+  return kind && `${kind} (embedded IPv4)`
 }
 
-export function isPrivateAddress(text: string): boolean {
+// What kind of non-public address `text` is ("loopback", "private (RFC 1918)", …), or null for a
+// public address. Text that is not an address is never public.
+export function reservedKind(text: string): string | null {
   const b = parseIp(text)
-  if (!b) return true
-  if (b.length === 4) return isPrivateV4(b)
+  if (!b) return 'malformed'
+  if (b.length === 4) return v4Kind(b)
   const zeroUpTo = (n: number) => b.subarray(0, n).every((x) => x === 0)
-  if (zeroUpTo(15) && (b[15] === 0 || b[15] === 1)) return true // :: and ::1
-  if (zeroUpTo(12)) return isPrivateV4(b.subarray(12)) // deprecated IPv4-compatible ::a.b.c.d
-  if (b[0] === 0xfe && (b[1] & 0xc0) === 0x80) return true // fe80::/10 link-local
-  if (b[0] === 0xfe && (b[1] & 0xc0) === 0xc0) return true // fec0::/10 old site-local
-  if ((b[0] & 0xfe) === 0xfc) return true // fc00::/7 unique local
-  if (b[0] === 0xff) return true // multicast
-  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return true // 2001:db8::/32 documentation
+  if (zeroUpTo(15) && b[15] === 0) return 'unspecified' // ::
+  if (zeroUpTo(15) && b[15] === 1) return 'loopback' // ::1
+  if (zeroUpTo(12)) return embedded(b.subarray(12)) // deprecated IPv4-compatible ::a.b.c.d
+  if (b[0] === 0xfe && (b[1] & 0xc0) === 0x80) return 'link-local' // fe80::/10
+  if (b[0] === 0xfe && (b[1] & 0xc0) === 0xc0) return 'site-local' // fec0::/10, deprecated
+  if ((b[0] & 0xfe) === 0xfc) return 'private (unique local)' // fc00::/7
+  if (b[0] === 0xff) return 'multicast'
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return 'documentation' // 2001:db8::/32
   // Forms that embed an IPv4 address a gateway would connect to: NAT64 64:ff9b::/96, 6to4 2002::/16.
-  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b.subarray(4, 12).every((x) => x === 0)) return isPrivateV4(b.subarray(12))
-  if (b[0] === 0x20 && b[1] === 0x02) return isPrivateV4(b.subarray(2, 6))
-  return false
+  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b.subarray(4, 12).every((x) => x === 0)) return embedded(b.subarray(12))
+  if (b[0] === 0x20 && b[1] === 0x02) return embedded(b.subarray(2, 6))
+  return null
+}
+
+export const isPrivateAddress = (text: string): boolean => reservedKind(text) !== null
+
+// Numeric IPv4 forms, read as the WHATWG URL host parser reads them (and getaddrinfo, through
+// inet_aton, reads the same ones): a host whose last label is a number is an IPv4 address of one
+// to four parts, each decimal, 0x-hexadecimal or 0-led octal, the last part filling the bytes
+// left: 2130706433, 0x7f000001, 127.1 and 0177.0.0.1 are all 127.0.0.1.
+
+// One part's value, or null when it is not a number in its radix.
+function ipv4Number(part: string): number | null {
+  let text = part
+  let radix = 10
+  if (/^0x/i.test(text)) { text = text.slice(2); radix = 16 } else if (text.length > 1 && text.startsWith('0')) { text = text.slice(1); radix = 8 }
+  if (text === '') return part === '' ? null : 0
+  const digits = radix === 16 ? /^[0-9a-f]+$/i : radix === 8 ? /^[0-7]+$/ : /^[0-9]+$/
+  return digits.test(text) ? parseInt(text, radix) : null
+}
+
+const labelsOf = (host: string) => {
+  const labels = host.split('.')
+  if (labels.length > 1 && labels.at(-1) === '') labels.pop()
+  return labels
+}
+
+// Whether `host` must be read as an IPv4 address (its last label is a number), not as a name.
+export function endsInNumber(host: string): boolean {
+  const last = labelsOf(host).at(-1)!
+  return /^[0-9]+$/.test(last) || (last !== '' && ipv4Number(last) !== null)
+}
+
+// The dotted quad a numeric IPv4 form stands for, or null when it is not a valid one
+// (too many parts, a part out of range, a digit outside its radix).
+export function ipv4FromNumeric(host: string): string | null {
+  const parts = labelsOf(host)
+  if (parts.length > 4) return null
+  const numbers = parts.map(ipv4Number)
+  if (numbers.some((n) => n === null)) return null
+  const values = numbers as number[]
+  const last = values.pop()!
+  if (values.some((n) => n > 255) || last >= 256 ** (4 - values.length)) return null
+  const value = values.reduce((sum, n, i) => sum + n * 256 ** (3 - i), last)
+  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.')
 }

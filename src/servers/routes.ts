@@ -17,6 +17,7 @@ const ServerDetail = t.Object({
   server: t.Composite([OwnerServerJson, LiveStatusJson, t.Object({ webhook: t.Union([WebhookJson, t.Null()]), votifier: t.Union([VotifierJson, t.Null()]) })]),
 })
 const tags = ['Owner: servers']
+const HOST_RULE = 'host: a hostname or an IP address. Numeric IPv4 forms (2130706433, 0x7f000001, 127.1, 0177.0.0.1) are read as browsers and getaddrinfo read them and saved as the dotted quad; an invalid one (1.2.3.4.5, a name ending in a number) is 400. Unless `network.allow_private_targets = true`, a loopback, private, link-local, CGNAT, multicast, unspecified or reserved target is 400 with the reason ("host 127.1 is the loopback address 127.0.0.1: …"): an IP literal or numeric form, localhost, or a name that resolves to such an address. A name that does not resolve when saved (or not within `stats.ping_timeout_seconds`) is accepted: the server shows offline ("could not be resolved") until it does, and every ping checks the address again.'
 
 // A server owner's servers (an admin may manage any of them by slug), and the admin's list of all.
 export function serverRoutes(rt: Runtime) {
@@ -45,8 +46,8 @@ export function serverRoutes(rt: Runtime) {
       response: { 200: t.Object({ ok: t.Literal(true), servers: t.Array(OwnerListItem) }) },
       detail: { summary: 'My servers', tags, description: 'The servers of the logged-in account, oldest first, with this month\'s rank and votes and the last ping (`online`, `players`, `lastPingAt`, `pingError`; null before the first ping). (Administrators list every server at /api/v1/admin/servers.)' },
     })
-    .post('/api/v1/me/servers', ({ user, body, set }) => {
-      const s = createServer(rt, user.id, body)
+    .post('/api/v1/me/servers', async ({ user, body, set }) => {
+      const s = await createServer(rt, user.id, body)
       set.status = 201
       return { ok: true as const, server: ownerServerJson(rt, s) }
     }, {
@@ -54,7 +55,7 @@ export function serverRoutes(rt: Runtime) {
       response: { 201: ServerAnswer },
       detail: {
         summary: 'List a new server', tags,
-        description: 'Takes `{name, host, port?, edition?, slug?, modes?, version?, description?, website?}`. Without `slug`, one is made from the name (URL-safe, unique; `-2`, `-3`… on a clash). The slug never changes afterwards. 409 when a given slug is taken; 400 naming the field for any invalid value (host: a hostname or public IP; port 1–65535; edition java|bedrock; modes from the site\'s list; website http(s)).',
+        description: 'Takes `{name, host, port?, edition?, slug?, modes?, version?, description?, website?}`. Without `slug`, one is made from the name (URL-safe, unique; `-2`, `-3`… on a clash). The slug never changes afterwards. 409 when a given slug is taken; 400 naming the field for any invalid value (port 1–65535; edition java|bedrock; modes from the site\'s list; website http(s)). ' + HOST_RULE,
       },
     })
     .get('/api/v1/me/servers/:slug', ({ user, params }) => detail(params.slug, user), {
@@ -62,8 +63,8 @@ export function serverRoutes(rt: Runtime) {
       response: { 200: ServerDetail },
       detail: { summary: 'One of my servers', tags, description: 'The server with its notification settings: `webhook` `{url, secret}` (the secret is revealed here to the owner) and `votifier` `{host, port, protocol, publicKey | token + configLine}`, each null when not set. 403 for another account\'s server, 404 for an unknown slug.' },
     })
-    .patch('/api/v1/me/servers/:slug', ({ user, params, body }) => {
-      const s = updateServer(rt, ownedServer(rt.servers, user, params.slug), body, user)
+    .patch('/api/v1/me/servers/:slug', async ({ user, params, body }) => {
+      const s = await updateServer(rt, ownedServer(rt.servers, user, params.slug), body, user)
       // The verification API caches each key's server (name, edition): show the change at once.
       rt.keyCache.forgetServer(s.id)
       return { ok: true as const, server: ownerServerJson(rt, s) }
@@ -71,7 +72,7 @@ export function serverRoutes(rt: Runtime) {
       owner: true, params: SlugParams, body: ServerPatch,
       transform: refuseUnknownFields(ServerPatch, { slug: 'slug cannot be changed: it stays what it was when the server was created' }),
       response: { 200: ServerAnswer },
-      detail: { summary: 'Change one of my servers', tags, description: 'Any of `name, host, port (null: default), edition, modes, version, description, website`; fields left out keep their value. `hidden` (true|false) is for administrators only (403 otherwise). The slug cannot change.' },
+      detail: { summary: 'Change one of my servers', tags, description: 'Any of `name, host, port (null: default), edition, modes, version, description, website`; fields left out keep their value. `hidden` (true|false) is for administrators only (403 otherwise). The slug cannot change. ' + HOST_RULE },
     })
     .delete('/api/v1/me/servers/:slug', ({ user, params }) => {
       const s = ownedServer(rt.servers, user, params.slug)

@@ -6,7 +6,8 @@ import { writeTx } from '../db/open.ts'
 import { conflict, forbidden, invalidParameter, notFound } from '../http/errors.ts'
 import { assertValid } from '../http/validation.ts'
 import { newId } from '../ids.ts'
-import { isPrivateAddress } from '../net/ip.ts'
+import type { Lookup } from '../net/guard.ts'
+import { endsInNumber, ipv4FromNumeric, reservedKind } from '../net/ip.ts'
 import type { Server, ServersRepo, VoteTarget } from './repo.ts'
 import { SLUG, ServerCreate, ServerPatch } from './schema.ts'
 
@@ -15,19 +16,66 @@ export interface ServersDeps {
   servers: ServersRepo
   clock: Clock
   config: Config
+  // Name resolution for the save-time host check; tests inject one.
+  lookup: Lookup
 }
 
 const HOSTNAME = /^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/
 // Path segments the site itself uses next to /serveur/{slug}; a server may not take them.
 const RESERVED_SLUGS = new Set(['new', 'edit', 'admin', 'api', 'dashboard', 'voter', 'static', 'assets'])
 
-// Hosts are stored without brackets; a private IP literal or a localhost name is refused here
-// (pings re-check what a hostname resolves to at send time).
-export function checkHost(host: string, allowPrivate: boolean): string {
+// A host as stored: without brackets, in lower case, a numeric IPv4 form (2130706433,
+// 0x7f000001, 127.1, 0177.0.0.1) as the dotted quad that browsers and getaddrinfo read in it, so
+// the address shown and checked is the one connected to. Syntax only: see checkServerHost.
+export function checkHost(host: string): string {
   const h = host.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase()
-  if (!isIP(h) && !HOSTNAME.test(h)) throw invalidParameter('host must be a hostname or an IP address')
-  if (!allowPrivate && ((isIP(h) && isPrivateAddress(h)) || h === 'localhost' || h.endsWith('.localhost'))) {
-    throw invalidParameter('host must be a public address: private, loopback and reserved addresses are refused')
+  if (isIP(h)) return h
+  if (endsInNumber(h)) {
+    const address = ipv4FromNumeric(h)
+    if (!address) throw invalidParameter(`host ${host.trim()} is not a valid IPv4 address (and a host name cannot end in a number)`)
+    return address
+  }
+  if (!HOSTNAME.test(h)) throw invalidParameter('host must be a hostname or an IP address')
+  return h
+}
+
+const PUBLIC_ONLY = 'votelist only lists public servers (network.allow_private_targets is off)'
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a')
+
+// What a save-time lookup found; a name that does not resolve, or not within the ping timeout,
+// finds nothing.
+async function addressesOf(deps: ServersDeps, host: string): Promise<{ address: string }[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), deps.config.stats.ping_timeout_seconds * 1000) })
+  try {
+    return await Promise.race([deps.lookup(host), late])
+  } catch {
+    return []
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+// The pinger's rule, at save time: unless network.allow_private_targets, a loopback, private,
+// link-local, CGNAT, multicast or reserved target is refused, saying which, whether it is given
+// as an IP literal or numeric form, as localhost, or as a name that resolves to one. A name that
+// does not resolve (yet) is accepted: DNS is often set up after the listing, and the ping shows
+// "could not be resolved" until it is. The pinger resolves again, and checks, at every ping.
+export async function checkServerHost(deps: ServersDeps, host: string): Promise<string> {
+  const given = host.trim()
+  const h = checkHost(host)
+  if (deps.config.network.allow_private_targets) return h
+  if (isIP(h)) {
+    const kind = reservedKind(h)
+    if (!kind) return h
+    const what = given.toLowerCase().replace(/^\[(.*)\]$/, '$1') === h ? `${article(kind)} ${kind} address` : `the ${kind} address ${h}`
+    throw invalidParameter(`host ${given} is ${what}: ${PUBLIC_ONLY}`)
+  }
+  const name = h.replace(/\.$/, '')
+  if (name === 'localhost' || name.endsWith('.localhost')) throw invalidParameter(`host ${given} is this machine (loopback): ${PUBLIC_ONLY}`)
+  for (const { address } of await addressesOf(deps, h)) {
+    const kind = reservedKind(address)
+    if (kind) throw invalidParameter(`host ${given} resolves to the ${kind} address ${address}: ${PUBLIC_ONLY}`)
   }
   return h
 }
@@ -71,11 +119,11 @@ function uniqueSlug(servers: ServersRepo, name: string): string {
   }
 }
 
-export function createServer(deps: ServersDeps, ownerId: string, input: ServerCreate): Server {
+export async function createServer(deps: ServersDeps, ownerId: string, input: ServerCreate): Promise<Server> {
   assertValid(ServerCreate, input)
   const { config } = deps
   const name = checkName(input.name)
-  const host = checkHost(input.host, config.network.allow_private_targets)
+  const host = await checkServerHost(deps, input.host)
   const website = checkWebsite(input.website ?? '')
   const modes = checkModes(input.modes ?? [], config.servers.modes)
   if (input.slug !== undefined && (!SLUG.test(input.slug) || RESERVED_SLUGS.has(input.slug))) {
@@ -92,14 +140,13 @@ export function createServer(deps: ServersDeps, ownerId: string, input: ServerCr
   })
 }
 
-export function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch, actor: { isAdmin: boolean } = { isAdmin: false }): Server {
+export async function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch, actor: { isAdmin: boolean } = { isAdmin: false }): Promise<Server> {
   assertValid(ServerPatch, patch)
   if (patch.hidden !== undefined && !actor.isAdmin) throw forbidden('only an administrator can hide or show a server')
   const { config } = deps
-  const next: Server = {
-    ...server,
+  const changes: Partial<Server> = {
     ...(patch.name !== undefined && { name: checkName(patch.name) }),
-    ...(patch.host !== undefined && { host: checkHost(patch.host, config.network.allow_private_targets) }),
+    ...(patch.host !== undefined && { host: await checkServerHost(deps, patch.host) }),
     ...(patch.port !== undefined && { port: patch.port }),
     ...(patch.edition !== undefined && { edition: patch.edition }),
     ...(patch.modes !== undefined && { modes: checkModes(patch.modes, config.servers.modes) }),
@@ -107,10 +154,16 @@ export function updateServer(deps: ServersDeps, server: Server, patch: ServerPat
     ...(patch.description !== undefined && { description: patch.description.trim() }),
     ...(patch.website !== undefined && { website: checkWebsite(patch.website) }),
     ...(patch.hidden !== undefined && { hidden: patch.hidden }),
-    updatedAt: deps.clock.now(),
   }
-  writeTx(deps.db, () => deps.servers.update(next))
-  return next
+  // Applied to the row as it is now: the host check may have waited for name resolution, during
+  // which another change may have been saved, or the server deleted.
+  return writeTx(deps.db, () => {
+    const current = deps.servers.byId(server.id)
+    if (!current) throw notFound(`no server with the slug "${server.slug}"`)
+    const next: Server = { ...current, ...changes, updatedAt: deps.clock.now() }
+    deps.servers.update(next)
+    return next
+  })
 }
 
 // Removes the server with everything that hangs on it (votes, keys, channels, deliveries,

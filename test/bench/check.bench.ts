@@ -13,7 +13,7 @@ import { createKey } from '../../src/keys/service.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { createRuntime } from '../../src/runtime.ts'
 import { createServer } from '../../src/servers/service.ts'
-import { cleanupTemp, tempDir, testConfig } from '../helpers.ts'
+import { cleanupTemp, tempDir, testConfig, testLookup } from '../helpers.ts'
 import { fmt, report, summarize, wrk, type WrkResult } from './lib.ts'
 
 const SERVERS = 50
@@ -27,9 +27,9 @@ const dir = tempDir('votelist-bench-')
 // The per-key limit is lifted to its maximum (1,000,000 a minute) and the requests are spread
 // over KEYS keys of the server, so that wrk measures the path, not 429s (the app answers well
 // over 16,667 checks a second); the limiter still runs.
-const rt = createRuntime(testConfig({ limits: { keyed_per_minute: 1_000_000 } }, dir), { clock: systemClock, log: memoryLogger('error') })
+const rt = createRuntime(testConfig({ limits: { keyed_per_minute: 1_000_000 } }, dir), { clock: systemClock, log: memoryLogger('error'), lookup: testLookup })
 const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'bench@example.com', password: 'correct horse battery' })
-const servers = Array.from({ length: SERVERS }, (_, i) => createServer(rt, owner.id, { name: `Bench ${i}`, host: 'play.example.com', slug: `bench-${i}` }))
+const servers = await Promise.all(Array.from({ length: SERVERS }, (_, i) => createServer(rt, owner.id, { name: `Bench ${i}`, host: 'play.example.com', slug: `bench-${i}` })))
 const target = servers[0]
 const KEYS = 4
 const keys = Array.from({ length: KEYS }, () => createKey(rt.keys, rt.clock, target.id).key)

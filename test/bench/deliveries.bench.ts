@@ -39,12 +39,12 @@ const v2 = Array.from({ length: RECEIVERS }, () => startVotifierReceiver({ token
 const hooks = Array.from({ length: RECEIVERS }, () => startWebhookReceiver(SECRET))
 
 const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'bench@example.com', password: 'correct horse battery' })
-const servers = Array.from({ length: SERVERS }, (_, i) => {
-  const s = createServer(rt, owner.id, { name: `Bench ${i}`, host: 'play.example.com' })
+const servers = await Promise.all(Array.from({ length: SERVERS }, async (_, i) => {
+  const s = await createServer(rt, owner.id, { name: `Bench ${i}`, host: 'play.example.com' })
   rt.channels.putVotifier({ serverId: s.id, host: '127.0.0.1', port: v2[i % RECEIVERS].port, protocol: 'v2', publicKey: null, token: 'bench-token' }, rt.clock.now())
   rt.channels.putWebhook(s.id, hooks[i % RECEIVERS].url(), SECRET, rt.clock.now())
   return s
-})
+}))
 const received = () => v2.reduce((n, r) => n + r.votes.length, 0) + hooks.reduce((n, r) => n + r.received.length, 0)
 const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
 

@@ -18,11 +18,11 @@ const RUNS = 400
 const rt = testRuntime({}, Date.UTC(2026, 9, 1))
 const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'bench@example.com', password: 'correct horse battery' })
 const modes = rt.config.servers.modes
-const servers = Array.from({ length: SERVERS }, (_, i) => createServer(rt, owner.id, {
+const servers = await Promise.all(Array.from({ length: SERVERS }, (_, i) => createServer(rt, owner.id, {
   name: `Server ${i} ${['Valley', 'Craft', 'Realm', 'Isles'][i % 4]}`, host: `play${i}.example.com`,
   edition: i % 5 === 0 ? 'bedrock' : 'java', modes: [modes[i % modes.length], modes[(i * 7 + 3) % modes.length]].filter((m, j, a) => a.indexOf(m) === j),
   description: `A friendly server number ${i}.`,
-}))
+})))
 rt.clock.set(Date.UTC(2026, 10, 28, 12))
 // Votes spread over the month with a long tail (a few big servers, many small ones), written
 // through the votes repo so that the month counters are exactly what recordVote keeps.

@@ -21,7 +21,9 @@ const votelist = (args: string[], opts: { cwd: string; stdin?: string }) => runC
 
 function emptySite(): { dir: string; config: string } {
   const dir = tempDir('votelist-site-')
-  writeFileSync(join(dir, 'votelist.toml'), '[http]\nhost = "127.0.0.1"\nport = 0\n')
+  // Private targets allowed: server add then makes no save-time DNS lookup (tests never ask a
+  // real DNS server).
+  writeFileSync(join(dir, 'votelist.toml'), '[http]\nhost = "127.0.0.1"\nport = 0\n[network]\nallow_private_targets = true\n')
   return { dir, config: join(dir, 'votelist.toml') }
 }
 

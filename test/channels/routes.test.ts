@@ -190,6 +190,17 @@ describe('Votifier settings', () => {
     expect(await json(await put({ password: 'x' }))).toEqual(invalid(expect.stringMatching(/^password is not a field of this request/)))
   })
 
+  test('a numeric IPv4 form of the Votifier host is saved as its dotted quad, and checked as that address', async () => {
+    const { alice } = await setup()
+    const put = await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '0x7f.1', protocol: 'v2' }))
+    expect(put.body.votifier.host).toBe('127.0.0.1')
+    const { alice: strict } = await setup({})
+    expect(await json(await strict('PUT', '/api/v1/me/servers/alpha/votifier', { host: '2130706433', protocol: 'v2' })))
+      .toEqual(invalid('host refused: 127.0.0.1 resolves to 127.0.0.1, a private or reserved address'))
+    expect(await json(await strict('PUT', '/api/v1/me/servers/alpha/votifier', { host: '1.2.3.4.5', protocol: 'v2' })))
+      .toEqual(invalid('host 1.2.3.4.5 is not a valid IPv4 address (and a host name cannot end in a number)'))
+  })
+
   test('without allow_private_targets a private or loopback Votifier host is refused; DELETE removes the target', async () => {
     const { rt, alice } = await setup({})
     for (const [host, address] of [['127.0.0.1', '127.0.0.1'], ['192.168.1.50', '192.168.1.50'], ['::1', '::1'], ['[fe80::1]', 'fe80::1']]) {

@@ -7,16 +7,18 @@ import { loadConfig } from '../../src/config/load.ts'
 import { migrations } from '../../src/db/migrations.ts'
 import { sha256Hex } from '../../src/ids.ts'
 import { VERSION } from '../../src/version.ts'
-import { cleanupTemp, tempDir } from '../helpers.ts'
-import { cli } from '../spawn.ts'
+import { cleanupTemp, tempDir, testLookup } from '../helpers.ts'
+import { cli, killChildren } from '../spawn.ts'
 
-afterAll(cleanupTemp)
+afterAll(() => { killChildren(); cleanupTemp() })
+
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 
 // The command line in this process: exit code and printed lines.
 async function run(argv: string[], cwd = tempDir()) {
   const out: string[] = []
   const err: string[] = []
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), cwd })
+  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), cwd, lookup: testLookup })
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
 
@@ -48,6 +50,11 @@ describe('version and help', () => {
 describe('usage errors exit 2 with a clear message', () => {
   const cases: [string[], string][] = [
     [['frobnicate'], 'unknown command "frobnicate"'],
+    // Names of Object.prototype members are unknown commands like any other.
+    [['constructor'], 'unknown command "constructor"'],
+    [['toString'], 'unknown command "toString"'],
+    [['__proto__'], 'unknown command "__proto__"'],
+    [['hasOwnProperty'], 'unknown command "hasOwnProperty"'],
     [['--port', '80'], "Unknown option '--port'"],
     [['serve', 'now'], "Unexpected argument 'now'"],
     [['migrate', '--force'], "Unknown option '--force'"],
@@ -58,6 +65,7 @@ describe('usage errors exit 2 with a clear message', () => {
     [['user', 'add', '--email', 'a@example.com', '--password'], "Option '--password <value>' argument missing"],
     [['user', 'add', '--email', 'not-an-email', '--password', 'long enough pass'], 'email must be a valid e-mail address'],
     [['user', 'add', '--email', 'a@example.com', '--password', 'short'], 'password must be 8 to 256 characters long'],
+    [['user', 'add', '--email', 'a@example.com', '--password', '          '], 'password must not be only whitespace'],
     [['server', 'add', '--owner', 'a@example.com', '--name', 'N'], '--host is required'],
     [['server', 'add', '--owner', 'a@example.com', '--name', 'N', '--host', 'h.example.com', '--port', 'x'], '--port must be an integer'],
     [['server', 'list'], 'usage: votelist server add'],
@@ -85,7 +93,7 @@ describe('usage errors exit 2 with a clear message', () => {
     for (const [extra, message] of [
       [['--host', 'play.example.com', '--edition', 'pocket'], 'edition must be "java" or "bedrock"'],
       [['--host', 'play.example.com', '--port', '70000'], 'port must be an integer from 1 to 65535'],
-      [['--host', '10.0.0.5'], 'host must be a public address'],
+      [['--host', '10.0.0.5'], 'host 10.0.0.5 is a private (RFC 1918) address: votelist only lists public servers'],
       [['--host', 'play.example.com', '--slug', 'Bad Slug'], 'slug must be 1 to 48'],
     ] as const) {
       const r = await run([...base, ...extra])
@@ -175,7 +183,9 @@ describe('migrate', () => {
 
 describe('user add, server add and key create from the shell', () => {
   test('create an owner (password on stdin), a server and a key; the key is stored as its SHA-256', async () => {
-    const s = site()
+    // Private targets allowed: the child process then makes no save-time DNS lookup of the host
+    // (tests never ask a real DNS server; the rule itself is tested in servers/host-rule.test.ts).
+    const s = site('[network]\nallow_private_targets = true\n')
     const user = await cli(['user', 'add', '--email', 'Owner@Example.com', '--password', '-', '--config', s.config], { stdin: 'a long passphrase with spaces\n' })
     expect(user.code).toBe(0)
     const created = JSON.parse(user.stdout)
@@ -187,7 +197,7 @@ describe('user add, server add and key create from the shell', () => {
     expect(server.code).toBe(0)
     const srv = JSON.parse(server.stdout)
     expect(srv).toMatchObject({ slug: 'emeraude-valley', name: 'Émeraude Valley', host: 'play.example.com', port: 25566, edition: 'bedrock', ownerId: created.id })
-    expect(srv.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    expect(srv.createdAt).toMatch(ISO)
 
     const key = await cli(['key', 'create', '--server', 'emeraude-valley', '--config', s.config])
     expect(key.code).toBe(0)
@@ -201,6 +211,36 @@ describe('user add, server add and key create from the shell', () => {
     expect(stored).toEqual([{ serverId: srv.id, hash: sha256Hex(key.stdout), prefix: key.stdout.slice(0, 8) }])
     // The password came from stdin without its line ending.
     expect(await Bun.password.verify('a long passphrase with spaces', hash)).toBe(true)
+  })
+
+  test('a password of only whitespace on stdin is refused (exit 2) and no account is made', async () => {
+    const s = site()
+    const r = await cli(['user', 'add', '--email', 'blank@example.com', '--password', '-', '--config', s.config], { stdin: ' \t        \n' })
+    expect(r).toEqual({ code: EXIT.usage, stdout: '', stderr: 'votelist user: password must not be only whitespace: use at least one visible character' })
+    const db = new Database(s.db, { readonly: true })
+    expect(db.query('SELECT count(*) AS n FROM user').get()).toEqual({ n: 0 })
+    db.close()
+  })
+
+  test('every time a command prints is ISO 8601 (UTC, milliseconds), as in the API; never epoch milliseconds', async () => {
+    const s = site()
+    const c = ['--config', s.config]
+    const outputs = [
+      await run(['migrate', ...c]),
+      await run(['user', 'add', '--email', 'owner@example.com', '--password', 'correct horse battery', ...c]),
+      await run(['server', 'add', '--owner', 'owner@example.com', '--name', 'Valley', '--host', '8.8.8.8', ...c]),
+      await run(['key', 'create', '--server', 'valley', ...c]),
+      await run(['backup', join(s.dir, 'copy.db'), ...c]),
+      await run(['config', 'check', ...c]),
+      await run(['version']),
+    ]
+    expect(outputs.map((o) => o.code)).toEqual(outputs.map(() => 0))
+    const [, user, server] = outputs.map((o) => o.out)
+    expect(Object.keys(JSON.parse(user))).toEqual(['id', 'email', 'isAdmin', 'createdAt'])
+    expect(JSON.parse(user).createdAt).toMatch(ISO)
+    expect(JSON.parse(server)).toMatchObject({ createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) })
+    // No number that could be a time in milliseconds (2001–2286) anywhere in any output.
+    for (const o of outputs) expect(o.out).not.toMatch(/(?<![\w-])\d{12,13}(?![\w-])/)
   })
 
   test('the second account is not an admin unless --admin; --admin makes one', async () => {
@@ -237,6 +277,39 @@ describe('config', () => {
     expect(await run(['config', 'check', '--config', s.config])).toEqual({
       code: 0, out: `configuration is valid (${s.config}); database: ${join(s.dir, 'db/site.db')}`, err: '',
     })
+  })
+
+  // Bun's TOML parser gives these names as own keys of plain objects; each is also a member of
+  // Object.prototype, which an `in` check would have taken for a known key and ignored.
+  const inherited: [string, string][] = [
+    ['[site]\nconstructor = "x"\n', 'site.constructor: unknown key (known in [site]: base_url,'],
+    ['[http]\ntoString = 1\n', 'http.toString: unknown key (known in [http]: host,'],
+    ['[http]\nhasOwnProperty = true\n', 'http.hasOwnProperty: unknown key'],
+    ['[site]\n__proto__ = "x"\n', 'site.__proto__: unknown key'],
+    ['[site]\n"__proto__" = { name = "x" }\n', 'site.__proto__: unknown key'],
+    ['[site.__proto__]\nname = "x"\n', 'site.__proto__: unknown key'],
+    ['[__proto__]\nport = 1\n', '__proto__: unknown section (known: site, http,'],
+    ['__proto__ = { http = { port = 1 } }\n', '__proto__: unknown section'],
+    ['[constructor]\n', 'constructor: unknown section'],
+    ['valueOf = 1\n', 'valueOf: unknown section'],
+  ]
+  for (const [toml, message] of inherited) {
+    test(`check stops at ${JSON.stringify(toml)}: exit 78, "${message}…"`, async () => {
+      const dir = tempDir()
+      writeFileSync(join(dir, 'votelist.toml'), toml)
+      const r = await run(['config', 'check', '--config', 'votelist.toml'], dir)
+      expect(r).toMatchObject({ code: EXIT.config, out: '' })
+      expect(r.err).toStartWith(`votelist: configuration error: ${join(dir, 'votelist.toml')}: ${message}`)
+      expect(r.err.split('\n')).toHaveLength(1)
+    })
+  }
+
+  test('serve stops at a [__proto__] table like at any unknown section (the real process)', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'votelist.toml'), '[http]\nhost = "127.0.0.1"\nport = 0\n[__proto__]\nport = 1\n')
+    const r = await cli(['serve'], { cwd: dir })
+    expect(r.code).toBe(EXIT.config)
+    expect(r.stderr).toStartWith(`votelist: configuration error: ${join(dir, 'votelist.toml')}: __proto__: unknown section`)
   })
 
   test('example is a valid votelist.toml equal to the defaults, with --database as its one set key', async () => {

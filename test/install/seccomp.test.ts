@@ -39,7 +39,9 @@ const underFilter = (f: string, args: string[]) => [process.execPath, join(impor
 
 function site() {
   const dir = tempDir()
-  writeFileSync(join(dir, 'votelist.toml'), '[http]\nhost = "127.0.0.1"\nport = 0\n')
+  // Private targets allowed: server add then makes no save-time DNS lookup (tests never ask a
+  // real DNS server).
+  writeFileSync(join(dir, 'votelist.toml'), '[http]\nhost = "127.0.0.1"\nport = 0\n[network]\nallow_private_targets = true\n')
   return { dir, config: join(dir, 'votelist.toml') }
 }
 

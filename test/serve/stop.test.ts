@@ -2,8 +2,14 @@ import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { createUser } from '../../src/accounts/service.ts'
+import { loadConfig } from '../../src/config/load.ts'
+import { createKey } from '../../src/keys/service.ts'
+import { memoryLogger } from '../../src/log.ts'
+import { createRuntime } from '../../src/runtime.ts'
+import { createServer } from '../../src/servers/service.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
-import { cli, killChildren, listeningUrl, spawnChild, writeSiteConfig } from '../spawn.ts'
+import { cli, killChildren, listeningUrl, mainScript, spawnChild, writeSiteConfig } from '../spawn.ts'
 
 afterAll(() => { killChildren(); cleanupTemp() })
 
@@ -89,6 +95,32 @@ describe('graceful stop', () => {
     await next.waitFor('out', new RegExp(`^job-done ${id} 2$`))
     next.proc.kill('SIGTERM')
     expect(await next.exited).toBe(0)
+  })
+
+  test('votelist serve writes the API keys\' "last used" time on SIGTERM, not only at the next minutely flush', async () => {
+    const dir = tempDir()
+    const config = writeSiteConfig(dir)
+    // An owner, a server and a key in the site's database, made before the site starts.
+    const seed = createRuntime(loadConfig(config), { log: memoryLogger() })
+    const owner = await createUser(seed.db, seed.users, seed.clock, { email: 'owner@example.com', password: 'correct horse battery' })
+    const server = await createServer(seed, owner.id, { name: 'Valley', host: '8.8.8.8' })
+    const { id: keyId, key } = createKey(seed.keys, seed.clock, server.id)
+    seed.db.close()
+
+    const child = spawnChild([process.execPath, mainScript, 'serve', '--config', config])
+    const url = await listeningUrl(child)
+    const before = Date.now()
+    const checked = await fetch(`${url}/api/v1/votes/check?pseudo=Steve`, { headers: { 'X-Api-Key': key } })
+    expect(checked.status).toBe(200)
+    const after = Date.now()
+    child.proc.kill('SIGTERM')
+    expect(await child.exited).toBe(0)
+
+    const db = new Database(join(dir, 'data/votelist.db'), { readonly: true })
+    const { usedAt } = db.query('SELECT last_used_at AS usedAt FROM api_key WHERE id = ?').get(keyId) as { usedAt: number | null }
+    db.close()
+    expect(usedAt).toBeGreaterThanOrEqual(before)
+    expect(usedAt).toBeLessThanOrEqual(after)
   })
 
   test('a second serve on the same database is refused while the first runs', async () => {

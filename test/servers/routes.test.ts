@@ -61,9 +61,9 @@ describe('POST /api/v1/me/servers', () => {
       [{ name: 'Valid' }, 'host must be a hostname or an IP address'],
       [{ ...ok, host: 'not a host' }, 'host must be a hostname or an IP address'],
       [{ ...ok, host: 'under_score.example.com' }, 'host must be a hostname or an IP address'],
-      [{ ...ok, host: '127.0.0.1' }, /^host must be a public address/],
-      [{ ...ok, host: '192.168.1.20' }, /^host must be a public address/],
-      [{ ...ok, host: 'localhost' }, /^host must be a public address/],
+      [{ ...ok, host: '127.0.0.1' }, 'host 127.0.0.1 is a loopback address: votelist only lists public servers (network.allow_private_targets is off)'],
+      [{ ...ok, host: '192.168.1.20' }, 'host 192.168.1.20 is a private (RFC 1918) address: votelist only lists public servers (network.allow_private_targets is off)'],
+      [{ ...ok, host: 'localhost' }, 'host localhost is this machine (loopback): votelist only lists public servers (network.allow_private_targets is off)'],
       [{ ...ok, port: 0 }, 'port must be an integer from 1 to 65535'],
       [{ ...ok, port: 65536 }, 'port must be an integer from 1 to 65535'],
       [{ ...ok, port: 25565.5 }, 'port must be an integer from 1 to 65535'],
@@ -140,7 +140,8 @@ describe('my servers', () => {
       invalid('slug cannot be changed: it stays what it was when the server was created'))
     for (const [body, message] of [
       [{ port: 0 }, 'port must be an integer from 1 to 65535, or null for the default'],
-      [{ host: '10.0.0.1' }, 'host must be a public address: private, loopback and reserved addresses are refused'],
+      [{ host: '10.0.0.1' }, 'host 10.0.0.1 is a private (RFC 1918) address: votelist only lists public servers (network.allow_private_targets is off)'],
+      [{ host: '0x7f000001' }, 'host 0x7f000001 is the loopback address 127.0.0.1: votelist only lists public servers (network.allow_private_targets is off)'],
       [{ edition: 'console' }, 'edition must be "java" or "bedrock"'],
       [{ name: '' }, 'name must be 1 to 64 characters long'],
       [{ website: 'javascript:alert(1)' }, 'website must be an http:// or https:// URL'],

@@ -12,7 +12,7 @@ function accountForm({ submitLabel, busyLabel, newPassword, action }) {
     field({ name: 'email', label: 'E-mail address', type: 'email', autocomplete: 'email', aliases: ['e-mail address'] }),
     field({
       name: 'password', label: 'Password', type: 'password', autocomplete: newPassword ? 'new-password' : 'current-password',
-      hint: newPassword ? '8 to 256 characters. A few unrelated words make a strong one.' : null,
+      hint: newPassword ? '8 to 256 characters, not only spaces. A few unrelated words make a strong one.' : null,
     }),
     h('button', { type: 'submit', class: 'button button-primary' }, submitLabel))
   return onSubmit(form, action, busyLabel)

@@ -22,7 +22,7 @@ function savedState(v) {
   if (v.protocol === 'v2') {
     const help = newId('config-line-help')
     return h('div', { class: 'saved-target' },
-      h('p', { id: help }, 'Paste this line under ', h('code', null, 'tokens:'), ' in your listener\'s ', h('code', null, 'config.yml'),
+      h('p', { id: help }, 'Paste this line exactly as shown (quotes included, where there are any) under ', h('code', null, 'tokens:'), ' in your listener\'s ', h('code', null, 'config.yml'),
         ' (NuVotifier: ', h('code', null, 'plugins/Votifier/config.yml'), ', or ', h('code', null, 'plugins/nuvotifier/config.yml'), ' on a proxy), then reload it:'),
       copyField(v.configLine, { label: 'Copy the line', describedBy: help }))
   }

@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+import { json, ownerSession } from '../owner/session.ts'
+
+afterAll(cleanupTemp)
+
+// Keys that are also members of Object.prototype. JSON.parse makes each an own key of the body
+// (even "__proto__"), so the bodies are written as raw JSON text.
+const INHERITED = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']
+
+describe('a JSON body key named like an Object.prototype member', () => {
+  test('is refused with a 400 naming it on every route that refuses unknown fields', async () => {
+    const rt = testRuntime({ network: { allow_private_targets: true }, accounts: { login_attempts_per_minute: 1000 } })
+    const app = await testApp(rt)
+    const { user, headers } = await ownerSession(rt, 'owner@example.com')
+    expect((await call(app, 'POST', '/api/v1/me/servers', { headers, body: { name: 'Alpha', host: '127.0.0.1', slug: 'alpha' } })).status).toBe(201)
+    const routes: [string, string, Record<string, unknown>, string][] = [
+      ['POST', '/api/v1/me/servers', { name: 'Beta', host: '127.0.0.1' }, 'name, host, port, edition, slug, modes, version, description, website'],
+      ['PATCH', '/api/v1/me/servers/alpha', { name: 'Alpha Two' }, 'name, host, port, edition, modes, version, description, website, hidden'],
+      ['POST', '/api/v1/me/servers/alpha/keys', { name: 'plugin' }, 'name'],
+      ['PUT', '/api/v1/me/servers/alpha/webhook', { url: 'http://127.0.0.1:9/hook' }, 'url'],
+      ['PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v2' }, 'host, port, protocol, publicKey, token, newToken'],
+      ['POST', '/api/v1/auth/register', { email: 'new@example.com', password: 'correct horse battery' }, 'email, password'],
+      ['POST', '/api/v1/auth/login', { email: 'owner@example.com', password: 'correct horse battery' }, 'email, password'],
+    ]
+    for (const [method, path, valid, known] of routes) {
+      for (const key of INHERITED) {
+        for (const value of ['{"x":1}', '1', 'null', '"text"']) {
+          const sent = `{${JSON.stringify(key)}:${value},${JSON.stringify(valid).slice(1)}`
+          expect({ method, path, sent, ...(await json(await call(app, method, path, { headers, body: sent }))) }).toEqual({
+            method, path, sent, status: 400,
+            body: { ok: false, error: { code: 'INVALID_PARAMETER', message: `${key} is not a field of this request (known: ${known})` } },
+          })
+        }
+      }
+    }
+    // Nothing was changed by any of them.
+    const alpha = await json(await call(app, 'GET', '/api/v1/me/servers/alpha', { headers }))
+    expect(alpha.body.server).toMatchObject({ name: 'Alpha', webhook: null, votifier: null })
+    expect(rt.users.byEmail('new@example.com')).toBeNull()
+    expect(rt.servers.byOwner(user.id)).toHaveLength(1)
+  })
+
+  test('a route\'s own message for a field is still used (PATCH slug)', async () => {
+    const rt = testRuntime()
+    const app = await testApp(rt)
+    const { headers } = await ownerSession(rt, 'owner@example.com')
+    await call(app, 'POST', '/api/v1/me/servers', { headers, body: { name: 'Alpha', host: '8.8.8.8', slug: 'alpha' } })
+    expect(await json(await call(app, 'PATCH', '/api/v1/me/servers/alpha', { headers, body: '{"slug":"beta","constructor":1}' }))).toEqual({
+      status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'slug cannot be changed: it stays what it was when the server was created' } },
+    })
+  })
+})
