@@ -12,8 +12,9 @@ export interface RunningServer {
 
 // Starts `bun src/main.ts serve --config FILE` (the real site, as a separate process) and resolves
 // once it listens, with the address it logged (the config should use port 0 and log.level "info"
-// or more verbose, as the address is read from the start line).
-export async function startServer(configPath: string, timeoutMs = 10_000): Promise<RunningServer> {
+// or more verbose, as the address is read from the start line). The deadline only runs out when
+// something is wrong: a busy machine starts processes slowly.
+export async function startServer(configPath: string, timeoutMs = 20_000): Promise<RunningServer> {
   const proc = Bun.spawn(['bun', MAIN, 'serve', '--config', configPath], { stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
   const log: string[] = []
   const reader = proc.stderr.getReader()

@@ -15,6 +15,8 @@ export interface Child {
   err: string[]
   // Resolves with the first line (already seen or to come) of the stream that matches.
   waitFor(stream: 'out' | 'err', pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
+  // Resolves once `count` lines of the stream match.
+  waitForLines(stream: 'out' | 'err', pattern: RegExp, count: number, timeoutMs?: number): Promise<RegExpMatchArray[]>
   exited: Promise<number>
 }
 
@@ -54,16 +56,15 @@ export function spawnChild(cmd: string[], opts: { cwd?: string; env?: Record<str
     return code
   })
 
-  function waitFor(stream: 'out' | 'err', pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
+  // The deadline only runs out when something is wrong: a busy machine starts processes slowly.
+  function waitForLines(stream: 'out' | 'err', pattern: RegExp, count: number, timeoutMs = 20_000): Promise<RegExpMatchArray[]> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        for (const line of lines[stream]) {
-          const m = line.match(pattern)
-          if (m) return finish(() => resolve(m))
-        }
-        if (done) finish(() => reject(new Error(`process exited before printing ${pattern}\n${describe()}`)))
+        const found = lines[stream].map((line) => line.match(pattern)).filter((m) => m !== null)
+        if (found.length >= count) return finish(() => resolve(found.slice(0, count)))
+        if (done) finish(() => reject(new Error(`process exited before printing ${count} × ${pattern}\n${describe()}`)))
       }
-      const timer = setTimeout(() => finish(() => reject(new Error(`timed out waiting for ${pattern}\n${describe()}`))), timeoutMs)
+      const timer = setTimeout(() => finish(() => reject(new Error(`timed out waiting for ${count} × ${pattern}\n${describe()}`))), timeoutMs)
       const finish = (fn: () => void) => {
         clearTimeout(timer)
         waiters.delete(check)
@@ -73,8 +74,9 @@ export function spawnChild(cmd: string[], opts: { cwd?: string; env?: Record<str
       check()
     })
   }
+  const waitFor = async (stream: 'out' | 'err', pattern: RegExp, timeoutMs?: number) => (await waitForLines(stream, pattern, 1, timeoutMs))[0]
   const describe = () => `stdout:\n${lines.out.join('\n')}\nstderr:\n${lines.err.join('\n')}`
-  return { proc, out: lines.out, err: lines.err, waitFor, exited }
+  return { proc, out: lines.out, err: lines.err, waitFor, waitForLines, exited }
 }
 
 // Runs a command to its end: exit code and whole output.

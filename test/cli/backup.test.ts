@@ -16,11 +16,17 @@ describe('backup', () => {
     const config = writeSiteConfig(dir)
     // The writer commits jobs in transactions of 10 as fast as it can.
     const writer = spawnChild([process.execPath, join(import.meta.dir, '../harness/enqueue-burst.ts'), config, String(BATCH)])
-    await writer.waitFor('out', /^2000$/, 20_000)
+    await writer.waitFor('out', /^2000$/)
     const copies = [join(dir, 'copy-1.db'), join(dir, 'copy-2.db')]
     for (const copy of copies) {
       const r = await cli(['backup', copy, '--config', config])
       expect(r).toEqual({ code: 0, stdout: copy, stderr: '' })
+      // The next copy is taken once the writer has committed a job this one does not hold
+      // (ids count up from 1; a printed id is committed).
+      const db = new Database(copy, { readonly: true })
+      const { max } = db.query('SELECT max(id) AS max FROM job').get() as { max: number }
+      db.close()
+      await writer.waitFor('out', new RegExp(`^${max + 1}$`))
     }
     writer.proc.kill('SIGKILL')
     await writer.exited
@@ -40,7 +46,7 @@ describe('backup', () => {
       counts.push(n)
       db.close()
     }
-    // The writer went on between the two copies: they were taken while it wrote.
+    // Each copy is the database at the moment it was taken, while the writer went on.
     expect(counts[1]).toBeGreaterThan(counts[0])
   })
 

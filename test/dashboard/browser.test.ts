@@ -2,14 +2,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHmac } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { cleanupTemp, tempDir } from '../helpers.ts'
 import { freePort } from '../deliveries/setup.ts'
 import { startVotifierReceiver, type VotifierReceiver } from '../push/votifier-receiver.ts'
 import { buildBinary, killChildren, listeningUrl, spawnChild } from '../spawn.ts'
 import { javaServer, type Peer } from '../stats/peers.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../webhooks/webhook-receiver.ts'
-import { checkView, recordExternalRequests, recordPageProblems, until } from './page-checks.ts'
+import { until } from '../until.ts'
+import { checkView, recordExternalRequests, recordPageProblems } from './page-checks.ts'
 
 // The owner dashboard in Debian's Chromium (playwright-core), against the compiled binary started
 // from an empty folder: first run, a server, a key, Votifier and its Test, a vote while the
@@ -85,6 +86,15 @@ async function viewOk(name: string) {
 const text = async (selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
 const rowOf = (pseudo: string, attempt: string) => page.locator('tr[data-attempt-id]').filter({ hasText: pseudo }).filter({ hasText: attempt })
 const keyed = (path: string, key: string) => fetch(`${base}${path}`, { headers: { 'X-Api-Key': key } })
+// The error shown under the field labelled `label`. Scoped to that field: the dashboard also says
+// every error in its aria-live announcer, so a page-wide text search finds it twice.
+async function fieldError(label: string): Promise<string> {
+  const slot = page.locator('.field').filter({ has: page.getByLabel(label) }).locator('.field-error')
+  await slot.waitFor()
+  return (await slot.textContent()) ?? ''
+}
+// Rows and results are drawn again as the site answers (an attempt is pending before it fails).
+const textBecomes = (locator: Locator, expected: string, what: string) => until(async () => (await locator.textContent()) === expected, what)
 
 describe('the owner dashboard in a browser', () => {
   test('the dashboard page: strict CSP, no inline script, nothing but the site\'s own files', async () => {
@@ -107,7 +117,7 @@ describe('the owner dashboard in a browser', () => {
     await page.getByLabel('Password').fill('short')
     await page.getByRole('button', { name: 'Create the administrator account' }).click()
     const password = page.getByLabel('Password')
-    await page.getByText('Password must be 8 to 256 characters long').waitFor()
+    expect(await fieldError('Password')).toBe('Password must be 8 to 256 characters long')
     expect(await password.getAttribute('aria-invalid')).toBe('true')
     expect(await password.evaluate((el) => el === document.activeElement)).toBe(true)
     await viewOk('first-run-error')
@@ -129,13 +139,13 @@ describe('the owner dashboard in a browser', () => {
     await page.getByLabel('Port').fill('70000')
     await page.getByLabel('Website').fill('ftp://files.example.com')
     await page.getByRole('button', { name: 'Add the server' }).click()
-    await page.getByText('Port must be an integer from 1 to 65535').waitFor()
+    expect(await fieldError('Port')).toBe('Port must be an integer from 1 to 65535')
     expect(await page.getByLabel('Port').getAttribute('aria-invalid')).toBe('true')
     await viewOk('add-server-error')
 
     await page.getByLabel('Port').fill(String(game.port))
     await page.getByRole('button', { name: 'Add the server' }).click()
-    await page.getByText(/Website must be an http/).waitFor()
+    expect(await fieldError('Website')).toMatch(/^Website must be an http/)
     expect(await page.getByLabel('Port').getAttribute('aria-invalid')).toBeNull()
     await page.getByLabel('Website').fill('https://emerald.example.com')
     await page.getByLabel('survival').check()
@@ -194,7 +204,7 @@ describe('the owner dashboard in a browser', () => {
     // A listener still holding an old token: the Test says so, in place, in words.
     votifier = startVotifierReceiver({ tokens: { [SERVICE]: 'an-old-token-from-last-year' }, port: votifierPort })
     await page.getByRole('button', { name: 'Send a test vote' }).click()
-    await result.waitFor({ timeout: 5000 })
+    await result.waitFor()
     expect(await result.locator('.outcome').textContent()).toBe('Wrong token')
     expect(await result.locator('.test-error').textContent()).toContain('Signature is not valid (invalid token?) — wrong token')
     expect(await text('.test-summary')).toBe('The test vote failed:')
@@ -203,8 +213,8 @@ describe('the owner dashboard in a browser', () => {
     // The owner pastes the line into the listener's config and restarts it.
     votifier = startVotifierReceiver({ tokens: { [SERVICE]: votifierToken }, port: votifierPort })
     await page.getByRole('button', { name: 'Send a test vote' }).click()
-    await until(async () => (await result.locator('.outcome').textContent()) === 'Delivered', 'the test to succeed', 5000)
-    expect(await result.textContent()).toMatch(/^Delivered Votifier · \d+ ms$/)
+    await textBecomes(result.locator('.outcome'), 'Delivered', 'the test to succeed')
+    expect(await result.textContent()).toMatch(/^Delivered Votifier · (\d+ ms|\d+\.\d s)$/)
     expect(votifier.votes).toEqual([expect.objectContaining({ protocol: 'v2', serviceName: SERVICE, username: 'VotelistTest' })])
     await viewOk('api-and-webhooks')
   }, STEP_MS)
@@ -219,8 +229,7 @@ describe('the owner dashboard in a browser', () => {
     await page.getByRole('link', { name: 'Deliveries' }).click()
     await page.getByRole('heading', { name: 'Delivery attempts' }).waitFor()
     const first = rowOf('Steve', '1 of 8')
-    await first.waitFor()
-    expect(await first.locator('td[data-label="Outcome"]').textContent()).toBe('Failed')
+    await textBecomes(first.locator('td[data-label="Outcome"]'), 'Failed', 'the first attempt to fail')
     expect(await first.locator('td[data-label="Error or status"]').textContent()).toStartWith('Connection refusedconnection refused by 127.0.0.1:')
     expect(await first.locator('td[data-label="Kind"]').textContent()).toBe('Vote')
     expect(await first.locator('td[data-label="Channel"]').textContent()).toBe('Votifier')
@@ -231,15 +240,13 @@ describe('the owner dashboard in a browser', () => {
     // The tab refreshes by itself: the retry shows up without a reload, failing again, with the
     // following attempt 10 minutes later.
     const second = rowOf('Steve', '2 of 8')
-    await second.waitFor({ timeout: 15_000 })
-    expect(await second.locator('td[data-label="Outcome"]').textContent()).toBe('Failed')
+    await textBecomes(second.locator('td[data-label="Outcome"]'), 'Failed', 'the retry to fail')
     expect(await second.locator('td[data-label="Next attempt"] .relative').textContent()).toMatch(/^in (9|10) min$/)
 
     votifier = startVotifierReceiver({ tokens: { [SERVICE]: votifierToken }, port: votifierPort })
     await second.getByRole('button', { name: 'Redeliver the Votifier delivery for Steve' }).click()
     const redelivered = page.locator('tr[data-attempt-id]').filter({ hasText: 'redelivery · #3 overall' })
-    await redelivered.waitFor({ timeout: 10_000 })
-    await until(async () => (await redelivered.locator('td[data-label="Outcome"]').textContent()) === 'Delivered', 'the redelivery to succeed')
+    await textBecomes(redelivered.locator('td[data-label="Outcome"]'), 'Delivered', 'the redelivery to succeed')
     expect(await redelivered.locator('td[data-label="Attempt"]').textContent()).toBe('1 of 8redelivery · #3 overall')
     await votifier.waitVotes(1)
     expect(votifier.votes.map((v) => v.username)).toEqual(['Steve'])
@@ -279,7 +286,7 @@ describe('the owner dashboard in a browser', () => {
       return hook.headers['x-tsm-signature'] === `sha256=${createHmac('sha256', key).update(`${hook.headers['x-tsm-timestamp']}.${hook.body}`).digest('hex')}`
     }
     await page.getByRole('button', { name: 'Send a test vote' }).click()
-    await page.locator('.test-result[data-channel="webhook"]').waitFor({ timeout: 5000 })
+    await page.locator('.test-result[data-channel="webhook"]').waitFor()
     expect(await text('.test-summary')).toBe('Every channel received the test vote:')
     await webhook.waitFor(1)
     expect(webhook.received[0].json.event).toBe('test')
@@ -299,8 +306,10 @@ describe('the owner dashboard in a browser', () => {
     const badge = page.locator('#badge')
     expect(await badge.locator('.code-block').textContent())
       .toBe(`<a href="${base}/serveur/${slug}/voter"><img src="${base}/api/v1/servers/${slug}/badge.svg" alt="Vote for Emerald Valley"></a>`)
-    expect(await badge.locator('img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    await until(() => badge.locator('img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the badge preview to load')
     await badge.getByRole('button', { name: 'Copy the link' }).click()
+    // The copy is done (and the clipboard holds the link) once the status says so.
+    await badge.locator('.copy-field .copy-status').getByText('Copied').waitFor()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${base}/serveur/${slug}/voter?pseudo=`)
   }, STEP_MS)
 
@@ -339,7 +348,7 @@ describe('the owner dashboard in a browser', () => {
     await page.getByLabel('E-mail address').fill('ADMIN@example.com')
     await page.getByLabel('Password').fill('another good password')
     await page.getByRole('button', { name: 'Create my account' }).click()
-    await page.getByText('This e-mail address is already registered').waitFor()
+    expect(await fieldError('E-mail address')).toStartWith('This e-mail address is already registered')
     await viewOk('sign-up-error')
     await page.getByLabel('E-mail address').fill('owner@example.com')
     await page.getByRole('button', { name: 'Create my account' }).click()
@@ -378,12 +387,12 @@ describe('the owner dashboard in a browser', () => {
     await second.waitFor()
     expect(await second.locator('td[data-label="Owner"]').textContent()).toBe('owner@example.com')
     await second.getByRole('button', { name: 'Hide Second Server' }).click()
-    await until(async () => (await second.locator('td[data-label="State"]').textContent()) === 'Hidden', 'the server to be hidden')
+    await textBecomes(second.locator('td[data-label="State"]'), 'Hidden', 'the server to be hidden')
     expect((await fetch(`${base}/api/v1/servers/second-server`)).status).toBe(404)
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Show Second Server')
     await viewOk('admin-servers')
     await second.getByRole('button', { name: 'Show Second Server' }).click()
-    await until(async () => (await second.locator('td[data-label="State"]').textContent()) === 'Listed', 'the server to be listed')
+    await textBecomes(second.locator('td[data-label="State"]'), 'Listed', 'the server to be listed')
     expect((await fetch(`${base}/api/v1/servers/second-server`)).status).toBe(200)
     await second.getByRole('button', { name: 'Delete Second Server' }).click()
     await second.waitFor({ state: 'detached' })

@@ -107,12 +107,3 @@ export async function checkView(page: Page, name: string): Promise<Record<string
   await page.setViewportSize(original)
   return found
 }
-
-// Polls until `check` is true (the page refreshes by itself, or a ping round comes).
-export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(100)
-  }
-}

@@ -6,6 +6,7 @@ import { recordVote } from '../../src/votes/service.ts'
 import { cleanupTemp, seedServer, tempDir, testConfig, type TestRuntime } from '../helpers.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { startVotifierReceiver, type VotifierReceiver } from '../push/votifier-receiver.ts'
+import { until } from '../until.ts'
 import { attemptRows, deliveryRows, deliveryRuntime, freePort, jobCount, useDeliveryHandler } from './setup.ts'
 
 const receivers: VotifierReceiver[] = []
@@ -101,7 +102,7 @@ describe('retry schedule', () => {
     seedRt.db.close()
 
     const worker = Bun.spawn(['bun', `${import.meta.dir}/crash-worker.ts`, JSON.stringify({ input: { ...input, votes: { captcha: 'off' } }, dir })], { stdout: 'pipe', stderr: 'inherit' })
-    for (let i = 0; i < 200 && silent.connections === 0; i++) await Bun.sleep(25)
+    await until(() => silent.connections > 0, 'the worker to connect to the listener')
     expect(silent.connections).toBe(1)
     worker.kill('SIGKILL')
     await worker.exited
@@ -151,13 +152,14 @@ describe('concurrency', () => {
     registerTasks(rt)
     rt.scheduler.start()
     try {
-      await fast.waitVotes(1)
-      // Delta went through while the slow listener holds its one slot with Alpha's vote unanswered.
+      // Delta goes through while the slow listener holds its one slot with Alpha's vote
+      // unanswered (the two arrive in either order).
+      await Promise.all([fast.waitVotes(1), slow.waitVotes(1)])
       expect(slow.votes.length).toBe(1)
       expect(slow.connections).toBe(1)
       letGo()
       await slow.waitVotes(3)
-      while (deliveryRows(rt).some((d) => d.status !== 'succeeded')) await Bun.sleep(5)
+      await until(() => deliveryRows(rt).every((d) => d.status === 'succeeded'), 'every delivery to succeed')
     } finally {
       await rt.scheduler.stop()
     }

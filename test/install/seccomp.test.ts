@@ -50,6 +50,8 @@ describe.skipIf(!!skip)('the unit\'s system call filter', () => {
     expect(filter).toBe('@system-service')
   })
 
+  // Six processes one after another, each started under the filter: about 2 s on an idle
+  // machine, over 20 s on a busy one.
   test('the binary serves, runs its commands and stops cleanly under it', async () => {
     const { dir, config } = site()
     const c = ['--config', config]
@@ -68,7 +70,7 @@ describe.skipIf(!!skip)('the unit\'s system call filter', () => {
     serve.proc.kill('SIGTERM')
     expect(await serve.exited).toBe(0)
     expect(serve.err.at(-1)).toMatch(/ INFO stopped$/)
-  })
+  }, 60_000)
 
   test('control: a filter without network calls does kill it, so the filter really applies', async () => {
     const { dir, config } = site()

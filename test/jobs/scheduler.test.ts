@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { manualClock, systemClock } from '../../src/clock.ts'
 import { createScheduler } from '../../src/jobs/scheduler.ts'
 import { memoryLogger } from '../../src/log.ts'
+import { until } from '../until.ts'
 
 describe('scheduler', () => {
   test('periodic tasks run when due, driven by the clock without sleeping', async () => {
@@ -51,7 +52,7 @@ describe('scheduler', () => {
     })
     const first = s.runNow('slow')
     clock.advance(1000)
-    await Promise.race([s.tick(), Bun.sleep(5)])
+    await s.tick() // due, but running: not launched a second time
     s.wake('slow')
     s.wake('slow')
     expect(runs).toBe(1)
@@ -77,15 +78,24 @@ describe('scheduler', () => {
     const s = createScheduler(systemClock, memoryLogger())
     let runs = 0
     let finished = false
-    s.every('quick', 20, async () => { runs++; await Bun.sleep(30); finished = true })
+    let release!: () => void
+    s.every('quick', 20, async () => {
+      runs++
+      await new Promise<void>((r) => { release = r })
+      finished = true
+    })
     s.start()
-    await Bun.sleep(10)
-    expect(runs).toBe(1)
-    await s.stop()
+    await until(() => runs === 1, 'the first run on the timer')
+    let stopped = false
+    const stopping = s.stop().then(() => { stopped = true })
+    await Bun.sleep(0) // every pending callback has run: a stop that did not wait would be done
+    expect(stopped).toBe(false)
+    release()
+    await stopping
     expect(finished).toBe(true)
-    const after = runs
+    // Stopped: no timer is left to run it again (20 ms periods, watched for 60 ms).
     await Bun.sleep(60)
-    expect(runs).toBe(after)
+    expect(runs).toBe(1)
   })
 
   test('wake runs an idle task at once on the live timer', async () => {
@@ -93,11 +103,9 @@ describe('scheduler', () => {
     let runs = 0
     s.every('lazy', 60_000, () => { runs++ })
     s.start()
-    await Bun.sleep(5)
-    expect(runs).toBe(1)
+    await until(() => runs === 1, 'the first run')
     s.wake('lazy')
-    await Bun.sleep(5)
-    expect(runs).toBe(2)
+    await until(() => runs === 2, 'the run the wake asked for')
     await s.stop()
   })
 })

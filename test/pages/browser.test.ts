@@ -35,8 +35,9 @@ describe('in a browser', () => {
       const answer = await page.goto(`${base}/serveur/${server.slug}/voter?pseudo=Steve`)
       expect(answer!.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
       expect(await page.inputValue('#pseudo')).toBe('Steve')
-      await page.getByText("I'm not a robot").click()
-      await page.locator('altcha-widget .altcha[data-state="verified"]').waitFor({ timeout: 20_000 })
+      const captcha = page.locator('altcha-widget')
+      await captcha.getByText("I'm not a robot").click()
+      await captcha.locator('.altcha[data-state="verified"]').waitFor()
       await Promise.all([page.waitForURL(/\/voter\?vote=/), page.click('button[type="submit"]')])
       expect(await page.textContent('.notice-success')).toContain('Thank you, Steve!')
       const vote = rt.db.query('SELECT id FROM vote').get() as { id: string }

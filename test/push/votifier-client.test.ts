@@ -11,7 +11,10 @@ import { startUnansweredPort } from '../net/unanswered-port.ts'
 import { startVotifierReceiver, votifierKeyPair, type ReceiverOptions, type VotifierReceiver } from './votifier-receiver.ts'
 
 const keys = votifierKeyPair()
-const timeouts = { connectMs: 1000, readMs: 300 }
+// Listeners that answer get deadlines they miss only when something is wrong (a busy machine
+// must not fail a delivery test); the tests of a timeout itself use a short one.
+const timeouts = { connectMs: 10_000, readMs: 10_000 }
+const shortRead = { connectMs: 10_000, readMs: 300 }
 const vote: VotifierVote = { serviceName: 'MyServerList', username: 'Steve', address: '203.0.113.7', timestamp: 1795000000123 }
 const running: VotifierReceiver[] = []
 afterEach(() => { for (const r of running.splice(0)) r.stop() })
@@ -81,10 +84,8 @@ describe('Votifier v2 client', () => {
 
   test('greeting never sent: a bounded wait, then a timeout error', async () => {
     const r = receiver({ greeting: 'none' })
-    const started = performance.now()
-    const f = await failure(sendVotifierV2(at(r), 'tok-123', vote, timeouts))
+    const f = await failure(sendVotifierV2(at(r), 'tok-123', vote, shortRead))
     expect(f.message).toContain('no greeting came within 0.3 s (timed out)')
-    expect(performance.now() - started).toBeLessThan(2000)
   })
 
   test('a host that never completes the TCP handshake: the connect timeout, with what to check', async () => {
@@ -94,16 +95,16 @@ describe('Votifier v2 client', () => {
       const f = await failure(sendVotifierV2({ host: 'mc.example.net', address: '127.0.0.1', port: silent.port }, 'tok-123', vote, { connectMs: 400, readMs: 5000 }))
       const waited = performance.now() - started
       expect(f.message).toBe(`no connection to mc.example.net:${silent.port} (127.0.0.1) within 0.4 s (timed out): is the host up and the port open to the internet?`)
+      // Not before its time (a slow machine can only make it later).
       expect(waited).toBeGreaterThanOrEqual(390)
-      expect(waited).toBeLessThan(2000)
     } finally {
       silent.stop()
     }
   })
 
   test('an answer that never comes is a timeout too', async () => {
-    const r = receiver({ answerDelayMs: 2000 })
-    const f = await failure(sendVotifierV2(at(r), 'tok-123', vote, timeouts))
+    const r = receiver({ holdAnswers: new Promise(() => {}) })
+    const f = await failure(sendVotifierV2(at(r), 'tok-123', vote, shortRead))
     expect(f.message).toContain('no answer came within 0.3 s')
   })
 
@@ -145,7 +146,7 @@ describe('Votifier v1 client', () => {
   test('a wrong key: v1 has no acknowledgement, so the send completes but the listener cannot decrypt', async () => {
     const r = receiver()
     await sendVotifierV1(at(r), votifierKeyPair().publicKey, vote, timeouts)
-    await Bun.sleep(50)
+    await r.waitErrors(1)
     expect(r.votes).toEqual([])
     expect(r.errors).toEqual(['CorruptedFrameException: Could not decrypt data (is your key correct?)'])
   })
@@ -162,7 +163,7 @@ describe('Votifier v1 client', () => {
   })
 
   test('greeting never sent: timeout', async () => {
-    const f = await failure(sendVotifierV1(at(receiver({ greeting: 'none' })), keys.publicKey, vote, timeouts))
+    const f = await failure(sendVotifierV1(at(receiver({ greeting: 'none' })), keys.publicKey, vote, shortRead))
     expect(f.message).toContain('no greeting came within 0.3 s (timed out)')
   })
 })

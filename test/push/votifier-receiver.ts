@@ -20,7 +20,6 @@ export interface ReceiverOptions {
   privateKeyPem?: string // v1: the listener's private key (PKCS#1 PEM)
   greeting?: 'v2' | 'v1-only' | 'none' | 'split' | 'not-votifier'
   splitAnswer?: boolean
-  answerDelayMs?: number
   holdAnswers?: Promise<unknown> // answers wait for this (a listener stuck until the test lets go)
   port?: number // a given port (a listener restarted where the site expects it); default: any free one
 }
@@ -45,7 +44,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export function startVotifierReceiver(opts: ReceiverOptions = {}) {
   const votes = arrivals<ReceivedVote>()
-  const errors: string[] = []
+  const errors = arrivals<string>()
   let connections = 0
   let open = 0
   let maxOpen = 0
@@ -56,7 +55,6 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
 
   async function answer(s: Socket<Conn>, body: object) {
     const line = Buffer.from(JSON.stringify(body) + '\r\n')
-    if (opts.answerDelayMs) await sleep(opts.answerDelayMs)
     await opts.holdAnswers
     if (opts.splitAnswer) {
       s.write(line.subarray(0, 5))
@@ -156,7 +154,9 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
   return {
     port: listener.port,
     votes: votes.items,
-    errors,
+    errors: errors.items,
+    // Resolves once the listener has refused `n` votes in all.
+    waitErrors: errors.until,
     get connections() { return connections },
     get maxOpen() { return maxOpen },
     // Resolves once `n` votes have arrived in all.

@@ -61,8 +61,9 @@ export async function bedrockServer(opts: { online: number; max: number; motd: s
   const port = await freeUdpPort()
   const version = opts.version ?? '1.21.50'
   const adv = new bp.ServerAdvertisement({ motd: opts.motd, levelName: opts.level, playersOnline: opts.online, playersMax: opts.max }, port, version)
-  const server = bp.createServer({ host: '127.0.0.1', port, version, offline: true, maxPlayers: opts.max, advertisementFn: () => adv })
-  await new Promise((r) => setTimeout(r, 200))
+  const server = new bp.Server({ host: '127.0.0.1', port, version, offline: true, maxPlayers: opts.max, advertisementFn: () => adv })
+  // Resolves once RakNet has bound the port: from then on it answers unconnected pings.
+  await server.listen()
   return { port, close: async () => { server.close() } }
 }
 
@@ -129,7 +130,8 @@ export async function dnsServer(records: { srv?: Record<string, { target: string
     sock.send(Buffer.concat(parts), from.port, from.address)
   })
   await new Promise<void>((r) => sock.bind(0, '127.0.0.1', () => r()))
-  const resolver = new Resolver({ timeout: 1000, tries: 1 })
+  // It answers every query (NXDOMAIN included): the timeout only runs out if something is wrong.
+  const resolver = new Resolver({ timeout: 10_000, tries: 1 })
   resolver.setServers([`127.0.0.1:${sock.address().port}`])
   return {
     dns: {

@@ -5,7 +5,10 @@ import { pingServer, type PingDns } from '../../src/stats/pinger.ts'
 import { startUnansweredPort } from '../net/unanswered-port.ts'
 import { bedrockServer, dnsServer, freeUdpPort, garbageServer, javaServer, refusedPort, silentServer, type Peer } from './peers.ts'
 
-const loopback = { timeoutMs: 2000, allowPrivate: true }
+// Peers that answer get a deadline they miss only when something is wrong (a busy machine must
+// not turn them "down"); the tests of a timeout itself use a short one.
+const loopback = { timeoutMs: 10_000, allowPrivate: true }
+const theirTimeout = 10_000
 const java = (port: number | null, host = '127.0.0.1') => ({ host, port, edition: 'java' as const })
 
 describe('Java server list ping against minecraft-protocol', () => {
@@ -27,8 +30,8 @@ describe('Java server list ping against minecraft-protocol', () => {
     const mine = await pingServer(java(modern.port), loopback)
     expect(mine).toMatchObject({ online: true, playersOnline: 13, playersMax: 120, version: '1.21.4', motd: 'Emerald Valley\nSurvival and more', error: null })
     expect(mine.latencyMs).toBeGreaterThanOrEqual(0)
-    expect(mine.latencyMs).toBeLessThan(2000)
-    const theirs = await status('127.0.0.1', modern.port, { enableSRV: false, timeout: 2000 })
+    expect(mine.latencyMs).toBeLessThan(loopback.timeoutMs)
+    const theirs = await status('127.0.0.1', modern.port, { enableSRV: false, timeout: theirTimeout })
     expect(mine.playersOnline).toBe(theirs.players.online)
     expect(mine.playersMax).toBe(theirs.players.max)
     expect(mine.version).toBe(theirs.version.name)
@@ -40,7 +43,7 @@ describe('Java server list ping against minecraft-protocol', () => {
     try {
       const mine = await pingServer(java(peer.port), loopback)
       expect(mine).toMatchObject({ online: true, playersOnline: 0, playersMax: 20, version: '1.20.4', motd: 'Gold text' })
-      const theirs = await status('127.0.0.1', peer.port, { enableSRV: false })
+      const theirs = await status('127.0.0.1', peer.port, { enableSRV: false, timeout: theirTimeout })
       expect(mine.motd).toBe(theirs.motd.clean)
     } finally {
       await peer.close()
@@ -50,7 +53,7 @@ describe('Java server list ping against minecraft-protocol', () => {
   test('falls back to the 1.6 legacy ping when the modern one is dropped', async () => {
     const mine = await pingServer(java(legacyOnly.port), loopback)
     expect(mine).toMatchObject({ online: true, playersOnline: 4, playersMax: 50, version: '1.21.4', motd: 'Old Times', error: null })
-    const theirs = await statusLegacy('127.0.0.1', legacyOnly.port, { enableSRV: false, timeout: 2000 })
+    const theirs = await statusLegacy('127.0.0.1', legacyOnly.port, { enableSRV: false, timeout: theirTimeout })
     expect(mine.playersOnline).toBe(theirs.players.online!)
     expect(mine.playersMax).toBe(theirs.players.max!)
     expect(mine.motd).toBe(theirs.motd.clean)
@@ -58,7 +61,7 @@ describe('Java server list ping against minecraft-protocol', () => {
   })
 
   test('the same server also answers the legacy ping directly (a 1.6 client sees the same counts)', async () => {
-    const theirs = await statusLegacy('127.0.0.1', modern.port, { enableSRV: false })
+    const theirs = await statusLegacy('127.0.0.1', modern.port, { enableSRV: false, timeout: theirTimeout })
     const mine = await pingServer(java(modern.port), loopback)
     expect(mine.playersOnline).toBe(theirs.players.online!)
     expect(mine.playersMax).toBe(theirs.players.max!)
@@ -71,7 +74,7 @@ describe('Bedrock unconnected ping against bedrock-protocol', () => {
     try {
       const mine = await pingServer({ host: '127.0.0.1', port: peer.port, edition: 'bedrock' }, loopback)
       expect(mine).toMatchObject({ online: true, playersOnline: 7, playersMax: 42, version: '1.21.50', motd: 'Hello Bedrock\nSkyblock world', error: null })
-      const theirs = await statusBedrock('127.0.0.1', peer.port, { enableSRV: false, timeout: 2000 })
+      const theirs = await statusBedrock('127.0.0.1', peer.port, { enableSRV: false, timeout: theirTimeout })
       expect(mine.playersOnline).toBe(theirs.players.online)
       expect(mine.playersMax).toBe(theirs.players.max)
       expect(mine.version).toBe(theirs.version.name)
@@ -105,8 +108,8 @@ describe('servers that do not answer properly are measured as down', () => {
       const took = performance.now() - started
       expect(mine.online).toBe(false)
       expect(mine.error).toBe('no answer within 300 ms (legacy ping: no answer within 300 ms)')
+      // Both attempts waited their whole timeout (a slow machine can only make it later).
       expect(took).toBeGreaterThanOrEqual(550)
-      expect(took).toBeLessThan(2000)
       await expect(status('127.0.0.1', peer.port, { enableSRV: false, timeout: 300 })).rejects.toThrow()
     } finally {
       await peer.close()
@@ -122,7 +125,6 @@ describe('servers that do not answer properly are measured as down', () => {
       expect(mine.online).toBe(false)
       expect(mine.error).toBe('could not connect within 300 ms') // and nothing of a legacy attempt
       expect(took).toBeGreaterThanOrEqual(290)
-      expect(took).toBeLessThan(2000)
     } finally {
       silent.stop()
     }

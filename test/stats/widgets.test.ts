@@ -7,6 +7,7 @@ import { HOUR } from '../../src/stats/repo.ts'
 import { recordRound } from '../../src/stats/round.ts'
 import type { App } from '../../src/app.ts'
 import { cleanupTemp, seedServer, testApp, testRuntime, type TestRuntime } from '../helpers.ts'
+import { until } from '../until.ts'
 
 // The chart and the global widget in Chromium on a phone-sized screen, against the real app
 // listening on 127.0.0.1 with generated measurements.
@@ -53,14 +54,11 @@ async function phonePage(html: string): Promise<Page> {
   await page.goto(`${base}/widget-test`)
   return page
 }
-// Waits until the element's text satisfies `check` (the widgets fill in asynchronously).
+// Waits until the element's text satisfies `check` (the widgets fill in asynchronously), and
+// returns the last text read, so that an expectation on it shows what was there instead.
 async function textOf(page: Page, selector: string, check: (text: string) => boolean): Promise<string> {
   let text = ''
-  for (let i = 0; i < 100; i++) {
-    text = (await page.textContent(selector)) ?? ''
-    if (check(text)) return text
-    await Bun.sleep(50)
-  }
+  await until(async () => check(text = (await page.textContent(selector)) ?? ''), `${selector} to fill in`).catch(() => {})
   return text
 }
 const api = async (path: string) => (await fetch(`${base}${path}`)).json()

@@ -59,7 +59,9 @@ describe('dual-stack capture on a real listener (127.0.0.1 and ::1)', () => {
       const [body, mac] = t4.body.token.split('.')
       const forgedBody = Buffer.from('198.51.100.1|99999999999999').toString('base64url')
       await refused({ ipv4Token: `${forgedBody}.${mac}` }, 'ipv4Token is not a token issued by this site')
-      await refused({ ipv4Token: `${body}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}` }, 'ipv4Token is not a token issued by this site')
+      // A changed MAC. Its first character, not its last: the last one of a 32-byte MAC carries
+      // two unused bits, and "A" → "B" changes only those (1 token in 16 decoded unchanged).
+      await refused({ ipv4Token: `${body}.${mac.startsWith('A') ? 'B' : 'A'}${mac.slice(1)}` }, 'ipv4Token is not a token issued by this site')
       await refused({ ipv4Token: 'garbage' }, 'ipv4Token is not a token issued by this site')
       rt.clock.advance(10 * 60_000 + 1)
       await refused({ ipv4Token: t4.body.token }, 'ipv4Token expired: reload the vote page')

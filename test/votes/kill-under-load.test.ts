@@ -1,4 +1,5 @@
 import { afterAll, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config/load.ts'
 import { openDatabase } from '../../src/db/open.ts'
@@ -6,8 +7,12 @@ import { createRuntime } from '../../src/runtime.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { cleanupTemp, seedServer, tempDir } from '../helpers.ts'
 import { startServer, stopServer, writeLoadConfig } from '../real-server.ts'
+import { until } from '../until.ts'
 
 afterAll(cleanupTemp)
+
+// The state letter of a process (Linux /proc): "T" once a SIGSTOP has taken effect.
+const processState = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]
 
 // The worst bug of a server list is a vote it acknowledged and then lost. Here the real site
 // takes a load of concurrent votes, is killed with SIGKILL in the middle of it, and restarts:
@@ -29,8 +34,23 @@ test('kill -9 under load: every acknowledged vote survives with its queued deliv
   let failed = 0
   let next = 0
   let killed = false
+  // Once a few hundred votes are acknowledged the site is frozen (SIGSTOP: it stops wherever it
+  // is, as a kill would find it), and every request sent after the freeze has taken effect is
+  // surely unanswered when it dies: a site faster than this client could otherwise have answered
+  // everything sent before the kill.
+  let frozen: Promise<void> | null = null
+  let sentToFrozen = 0
+  const freeze = async () => {
+    site.proc.kill('SIGSTOP')
+    await until(() => processState(site.proc.pid) === 'T', 'the site to be frozen')
+  }
   const worker = async () => {
     while (!killed) {
+      if (frozen) {
+        await frozen
+        if (killed) return
+        sentToFrozen++
+      }
       const i = next++
       let status: number
       let body: { vote: { id: string; pseudo: string; createdAt: string } }
@@ -49,18 +69,14 @@ test('kill -9 under load: every acknowledged vote survives with its queued deliv
       }
       if (status !== 201) throw new Error(`unexpected answer ${status}: ${JSON.stringify(body)}`)
       acked.set(body.vote.id, { pseudo: body.vote.pseudo, createdAt: body.vote.createdAt })
+      // This worker's next request goes to the frozen site.
+      if (acked.size >= 300) frozen ??= freeze()
     }
   }
   let loadError: unknown = null
   const load = Promise.all(Array.from({ length: 24 }, worker)).catch((e) => { loadError = e })
   try {
-    // Kill once a few hundred votes have been acknowledged, with requests still in flight. The
-    // site is frozen first (SIGSTOP: it stops wherever it is, as a kill would find it) so that
-    // the workers' next requests are surely unanswered when it dies: a site faster than this
-    // client could otherwise have answered everything sent before the kill.
-    while (acked.size < 300 && !loadError) await Bun.sleep(5)
-    site.proc.kill('SIGSTOP')
-    await Bun.sleep(100)
+    await until(() => sentToFrozen > 0 || loadError !== null, 'a vote sent to the frozen site')
   } finally {
     killed = true
     site.proc.kill('SIGKILL')

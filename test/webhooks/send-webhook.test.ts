@@ -93,14 +93,14 @@ describe('webhook deliveries', () => {
 
   test('no answer within the timeout is a failure, retried later', async () => {
     const r = receiver()
-    r.reply({ status: 200, delayMs: 1500 })
+    r.reply({ status: 200, hold: new Promise(() => {}) })
     const { rt, server } = await withWebhook(r.url(), { deliveries: { webhook_timeout: '1s' } })
     recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     const [a] = attemptRows(rt)
     expect(a).toMatchObject({ status: 'failed', httpStatus: null, error: `no answer from 127.0.0.1:${r.port} within 1 s (timed out)` })
+    // It waited the whole timeout (a slow machine can only make it later).
     expect(a.durationMs).toBeGreaterThanOrEqual(900)
-    expect(a.durationMs).toBeLessThan(1500)
   })
 
   test('a host that never completes the TCP handshake is the same timeout, retried later', async () => {
@@ -113,7 +113,6 @@ describe('webhook deliveries', () => {
       expect(a).toMatchObject({ status: 'failed', httpStatus: null, error: `no answer from 127.0.0.1:${silent.port} within 1 s (timed out)` })
       expect(a.nextAttemptAt).not.toBeNull()
       expect(a.durationMs).toBeGreaterThanOrEqual(900)
-      expect(a.durationMs).toBeLessThan(2000)
     } finally {
       silent.stop()
     }

@@ -10,7 +10,8 @@ export interface ReceivedHook {
   signatureValid: boolean
 }
 
-type Reply = number | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
+// `hold`: the answer waits for it (a receiver that does not answer in time).
+type Reply = number | { status: number; headers?: Record<string, string>; body?: string; hold?: Promise<unknown> }
 
 export function startWebhookReceiver(secret: string, opts: { tls?: { cert: string; key: string } } = {}) {
   const received = arrivals<ReceivedHook>()
@@ -32,7 +33,7 @@ export function startWebhookReceiver(secret: string, opts: { tls?: { cert: strin
       })
       const reply = script.shift() ?? 204
       const r = typeof reply === 'number' ? { status: reply } : reply
-      if (r.delayMs) await Bun.sleep(r.delayMs)
+      await r.hold
       return new Response(r.body ?? null, { status: r.status, headers: r.headers })
     },
   })
