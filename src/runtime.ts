@@ -22,7 +22,7 @@ import { rankingRepo } from './ranking/repo.ts'
 import { serversRepo } from './servers/repo.ts'
 import { statsRepo } from './stats/repo.ts'
 import { votesRepo } from './votes/repo.ts'
-import { verificationRepo } from './votes/verification-repo.ts'
+import { verificationRepo } from './verification/repo.ts'
 
 // Everything a command or the HTTP app works with, built once from the config: the database
 // (migrated), one repo per table group, the job queue and the scheduler. No module keeps its own

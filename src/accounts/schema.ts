@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Iso, iso } from '../http/timestamps.ts'
+import { Iso, iso } from '../http/schema.ts'
 import type { User } from './repo.ts'
 
 // Bodies and answers of the account routes. The service re-checks e-mail and password rules

@@ -7,7 +7,7 @@ import type { Logger } from '../log.ts'
 import type { Server } from '../servers/repo.ts'
 import { monthOf, type VotesRepo } from '../votes/repo.ts'
 import { channelTarget, type ChannelDeps, type ChannelTarget } from './channel.ts'
-import { DeliveryFailure } from './failure.ts'
+import { DeliveryFailure } from '../net/guard.ts'
 import type { DeliveryGate } from './gate.ts'
 import { DELIVERY_JOB, type Channel, type DeliveriesRepo, type Delivery, type DeliveryStatus, type VoteEvent } from './repo.ts'
 

@@ -1,5 +1,5 @@
 import type { VotifierSettings } from '../channels/repo.ts'
-import { checkedAddress, type TargetOptions } from '../deliveries/target.ts'
+import { checkedAddress, type TargetOptions } from '../net/guard.ts'
 import type { VotifierTimeouts } from './votifier-connection.ts'
 import { sendVotifierV1 } from './votifier-v1.ts'
 import { sendVotifierV2 } from './votifier-v2.ts'

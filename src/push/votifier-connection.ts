@@ -1,5 +1,5 @@
 import { Socket } from 'node:net'
-import { DeliveryFailure, seconds } from '../deliveries/failure.ts'
+import { DeliveryFailure, seconds } from '../net/guard.ts'
 
 export interface VotifierTimeouts {
   connectMs: number

@@ -1,4 +1,4 @@
-import { DeliveryFailure } from '../deliveries/failure.ts'
+import { DeliveryFailure } from '../net/guard.ts'
 import { votifierEncrypter } from './public-key.ts'
 import { openVotifierConnection, type VotifierTarget, type VotifierTimeouts } from './votifier-connection.ts'
 import type { VotifierVote } from './votifier-vote.ts'

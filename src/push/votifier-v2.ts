@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { DeliveryFailure } from '../deliveries/failure.ts'
+import { DeliveryFailure } from '../net/guard.ts'
 import { openVotifierConnection, type VotifierTarget, type VotifierTimeouts } from './votifier-connection.ts'
 import type { VotifierVote } from './votifier-vote.ts'
 

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Iso, iso, isoOrNull } from '../http/timestamps.ts'
+import { Iso, iso, isoOrNull } from '../http/schema.ts'
 import { monthOf } from '../votes/repo.ts'
 import type { Runtime } from '../runtime.ts'
 import type { Server } from './repo.ts'

@@ -1,4 +1,4 @@
-import { iso } from '../http/timestamps.ts'
+import { iso } from '../http/schema.ts'
 import { DAY, HOUR, type RawRow, type RollupRow, type Series, type StatsRepo } from './repo.ts'
 import { exactMedian, histogramMedian, mergeEncoded, type Histogram } from './sketch.ts'
 

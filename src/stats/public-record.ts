@@ -1,5 +1,5 @@
 import { notFound } from '../http/errors.ts'
-import { iso } from '../http/timestamps.ts'
+import { iso } from '../http/schema.ts'
 import type { Runtime } from '../runtime.ts'
 import type { Server } from '../servers/repo.ts'
 import { ownerServerJson } from '../servers/view.ts'

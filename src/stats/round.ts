@@ -4,7 +4,7 @@ import type { Config } from '../config/load.ts'
 import { writeTx } from '../db/open.ts'
 import type { Logger } from '../log.ts'
 import { scopesOfServer } from './history.ts'
-import { pingServer, type PingDns, type PingStatus } from './pinger.ts'
+import { pingServer, type PingDns, type PingStatus } from '../ping/pinger.ts'
 import type { Measurement, PingTargetRow, StatsRepo } from './repo.ts'
 
 export interface RoundDeps {

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Iso } from '../http/timestamps.ts'
+import { Iso } from '../http/schema.ts'
 import { RANGE_NAMES } from './history.ts'
 import { BADGE_THEMES } from './badge.ts'
 

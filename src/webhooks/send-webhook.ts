@@ -1,6 +1,6 @@
 import { isIP } from 'node:net'
-import { DeliveryFailure, seconds } from '../deliveries/failure.ts'
-import { checkedAddress, type TargetOptions } from '../deliveries/target.ts'
+import { DeliveryFailure, seconds } from '../net/guard.ts'
+import { checkedAddress, type TargetOptions } from '../net/guard.ts'
 import { VERSION } from '../version.ts'
 import { signWebhook, type WebhookEvent } from './payload.ts'
 

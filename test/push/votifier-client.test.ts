@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { sendLegacyVote, sendVote } from 'minecraft-server-util'
 import type { VotifierSettings } from '../../src/channels/repo.ts'
-import { DeliveryFailure } from '../../src/deliveries/failure.ts'
+import { DeliveryFailure } from '../../src/net/guard.ts'
 import { pushVote } from '../../src/push/push-vote.ts'
 import { sendVotifierV1 } from '../../src/push/votifier-v1.ts'
 import { sendVotifierV2 } from '../../src/push/votifier-v2.ts'

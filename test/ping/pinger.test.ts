@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { status, statusBedrock, statusLegacy } from 'minecraft-server-util'
-import { writeVarInt } from '../../src/stats/java-ping.ts'
-import { pingServer, type PingDns } from '../../src/stats/pinger.ts'
+import { writeVarInt } from '../../src/ping/java-ping.ts'
+import { pingServer, type PingDns } from '../../src/ping/pinger.ts'
 import { startUnansweredPort } from '../net/unanswered-port.ts'
-import { bedrockServer, dnsServer, freeUdpPort, garbageServer, javaServer, refusedPort, silentServer, type Peer } from './peers.ts'
+import { bedrockServer, dnsServer, freeUdpPort, garbageServer, javaServer, refusedPort, silentServer, type Peer } from '../stats/peers.ts'
 
 // Peers that answer get a deadline they miss only when something is wrong (a busy machine must
 // not turn them "down"); the tests of a timeout itself use a short one.

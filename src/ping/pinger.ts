@@ -6,7 +6,7 @@ import type { PingAnswer } from './answer.ts'
 import { pingBedrock } from './bedrock-ping.ts'
 import { pingJava } from './java-ping.ts'
 import { pingLegacy } from './legacy-ping.ts'
-import type { Measurement } from './repo.ts'
+import type { Measurement } from '../stats/repo.ts'
 import { PingError } from './tcp-exchange.ts'
 
 export const JAVA_PORT = 25565

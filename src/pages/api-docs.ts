@@ -1,8 +1,8 @@
 import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import type { Config } from '../config/load.ts'
-import { renderApiDocsPage, type OpenApiDocument } from '../pages/api-docs-page.ts'
-import { htmlResponse } from '../pages/layout.ts'
+import { renderApiDocsPage, type OpenApiDocument } from './api-docs-page.ts'
+import { htmlResponse } from './layout.ts'
 import { VERSION } from '../version.ts'
 
 const PAGE = '/api/docs'

@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
 import type { Clock } from '../clock.ts'
-import type { KeyCache } from '../keys/cache.ts'
-import type { LiveKey } from '../keys/repo.ts'
-import { ApiError, invalidParameter } from './errors.ts'
-import { enforceRateLimit, type SlidingWindowLimiter } from './rate-limit.ts'
+import type { KeyCache } from './cache.ts'
+import type { LiveKey } from './repo.ts'
+import { ApiError, invalidParameter } from '../http/errors.ts'
+import { enforceRateLimit, type SlidingWindowLimiter } from '../http/rate-limit.ts'
 
 export interface KeyedDeps {
   clock: Clock

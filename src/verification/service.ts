@@ -2,14 +2,13 @@ import type { Database } from 'bun:sqlite'
 import type { Config } from '../config/load.ts'
 import { writeTx } from '../db/open.ts'
 import { invalidParameter } from '../http/errors.ts'
-import { checkInteger } from '../http/query.ts'
-import { iso } from '../http/timestamps.ts'
+import { checkInteger, iso } from '../http/schema.ts'
 import type { LiveKey } from '../keys/repo.ts'
 import { ipKey } from '../net/ip.ts'
 import type { RankingRepo } from '../ranking/repo.ts'
-import { checkPseudo, pseudoKey } from './pseudo.ts'
-import { monthOf, type VotesRepo } from './repo.ts'
-import type { FoundVote, ListedVote, VerificationRepo } from './verification-repo.ts'
+import { checkPseudo, pseudoKey } from '../votes/pseudo.ts'
+import { monthOf, type VotesRepo } from '../votes/repo.ts'
+import type { FoundVote, ListedVote, VerificationRepo } from './repo.ts'
 
 // What the keyed verification API answers: check, claim, the vote list and the server's
 // statistics. Plain functions of the repos and the time; no HTTP here.

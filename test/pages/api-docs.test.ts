@@ -57,14 +57,14 @@ test('the OpenAPI document lists the four verification endpoints with their para
   const ui = await call(app, 'GET', '/api/docs')
   expect(ui.status).toBe(200)
   expect(ui.headers.get('content-type')).toStartWith('text/html')
-  // The page, rendered by the site from this document (test/http/api-docs-page.test.ts), links it
+  // The page, rendered by the site from this document (test/pages/api-docs-page.test.ts), links it
   // by its absolute path.
   expect(await ui.text()).toContain('<a href="/api/docs/json">')
 })
 
 test('the examples in the document are valid answers of their own schemas', async () => {
   const { Value } = await import('@sinclair/typebox/value')
-  const s = await import('../../src/votes/verification-schema.ts')
+  const s = await import('../../src/verification/schema.ts')
   for (const schema of [s.CheckResult, s.ClaimResult, s.VoteList, s.ServerStatistics, s.ErrorBody]) {
     const examples = (schema as { examples?: unknown[] }).examples ?? []
     expect(examples.length).toBeGreaterThan(0)

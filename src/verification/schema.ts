@@ -1,5 +1,5 @@
 import { t, type TSchema } from 'elysia'
-import { queryInteger } from '../http/query.ts'
+import { queryInteger } from '../http/schema.ts'
 
 // Schemas of the verification API. The query schemas validate every request; the response
 // schemas are what the OpenAPI document at /api/docs shows (through responsesDoc below) and what

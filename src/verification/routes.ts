@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
 import type { Clock } from '../clock.ts'
-import { keyedAuth, type KeyedDeps } from '../http/api-key.ts'
-import { toInteger } from '../http/query.ts'
-import { checkVote, claimVote, listVotes, serverStatistics, type VerificationDeps } from './verification.ts'
-import { CheckQuery, CheckResult, ClaimQuery, ClaimResult, ListQuery, responsesDoc, ServerQuery, ServerStatistics, VoteList } from './verification-schema.ts'
+import { keyedAuth, type KeyedDeps } from '../keys/api-key.ts'
+import { toInteger } from '../http/schema.ts'
+import { checkVote, claimVote, listVotes, serverStatistics, type VerificationDeps } from './service.ts'
+import { CheckQuery, CheckResult, ClaimQuery, ClaimResult, ListQuery, responsesDoc, ServerQuery, ServerStatistics, VoteList } from './schema.ts'
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' }
 const text = (body: string) => new Response(body, { headers: TEXT })

@@ -2,7 +2,7 @@
 // argv: database path, server id, pseudo, number of claims. Prints the claimed vote ids as JSON.
 import { parseConfig } from '../../src/config/load.ts'
 import { createRuntime } from '../../src/runtime.ts'
-import { claimVote } from '../../src/votes/verification.ts'
+import { claimVote } from '../../src/verification/service.ts'
 
 const [path, serverId, pseudo, count] = process.argv.slice(2)
 const rt = createRuntime(parseConfig({ database: { path } }, '/'))
