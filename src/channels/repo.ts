@@ -10,6 +10,9 @@ export interface WebhookSettings {
   updatedAt: number
 }
 
+// Where a vote's notifications go: the server's Votifier listener, its webhook.
+export type Channel = 'votifier' | 'webhook'
+
 export type VotifierProtocol = 'v1' | 'v2'
 
 export interface VotifierSettings {
@@ -34,7 +37,11 @@ export function channelsRepo(db: Database) {
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
     ON CONFLICT (server_id) DO UPDATE SET host = ?2, port = ?3, protocol = ?4, public_key = ?5, token = ?6, updated_at = ?7`)
   const deleteVotifier = db.prepare('DELETE FROM votifier WHERE server_id = ?')
+  const configured = db.prepare(`SELECT 'votifier' AS channel FROM votifier WHERE server_id = ?1
+    UNION ALL SELECT 'webhook' FROM webhook WHERE server_id = ?1`)
   return {
+    // The channels the owner has configured for this server, in a fixed order.
+    configured: (serverId: string) => (configured.all(serverId) as { channel: Channel }[]).map((r) => r.channel),
     webhook: (serverId: string) => getWebhook.get(serverId) as WebhookSettings | null,
     putWebhook: (serverId: string, url: string, secret: string, at: number) => { putWebhook.run(serverId, url, secret, at) },
     deleteWebhook: (serverId: string) => deleteWebhook.run(serverId).changes > 0,

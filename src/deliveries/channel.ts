@@ -3,10 +3,9 @@ import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import type { Lookup } from '../net/guard.ts'
 import { pushVote } from '../push/push-vote.ts'
-import { votifierVoteOf } from '../push/votifier-vote.ts'
-import { webhookBody } from '../webhooks/payload.ts'
-import { sendWebhook } from '../webhooks/send-webhook.ts'
-import type { Delivery } from './repo.ts'
+import type { VotifierVote } from '../push/votifier-connection.ts'
+import { sendWebhook, type WebhookEvent } from '../webhooks/send-webhook.ts'
+import type { Delivery, VoteEvent } from './repo.ts'
 
 export interface ChannelDeps {
   channels: ChannelsRepo
@@ -14,6 +13,24 @@ export interface ChannelDeps {
   clock: Clock
   // Tests only: a resolver that never leaves the machine, a CA for a local https receiver.
   net?: { lookup?: Lookup; ca?: string }
+}
+
+// What a Votifier listener receives of a vote.
+export const votifierVoteOf = (event: VoteEvent, serviceName: string): VotifierVote => ({
+  serviceName,
+  username: event.vote.pseudo,
+  address: event.address ?? '0.0.0.0',
+  timestamp: event.vote.createdAt,
+})
+
+// The contract's webhook body.
+export function webhookBody(event: VoteEvent, kind: WebhookEvent): string {
+  return JSON.stringify({
+    event: kind,
+    server: { id: event.server.id, slug: event.server.slug, name: event.server.name },
+    vote: { id: event.vote.id, pseudo: event.vote.pseudo, createdAt: new Date(event.vote.createdAt).toISOString() },
+    monthlyVotes: event.monthlyVotes,
+  })
 }
 
 // Where one delivery goes, with the owner's settings as they are now (a fixed URL, key or token

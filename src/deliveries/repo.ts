@@ -1,6 +1,5 @@
 import type { Database } from 'bun:sqlite'
-
-export type Channel = 'votifier' | 'webhook'
+import type { Channel } from '../channels/repo.ts'
 
 // What every attempt of a vote's delivery sends, frozen when the vote is recorded: channel
 // encoders (Votifier payload, webhook body) are built from it.
@@ -63,8 +62,6 @@ export interface AttemptEnd {
 const INTERRUPTED = 'interrupted: votelist stopped during this attempt, so its outcome is unknown (a queued delivery is tried again)'
 
 export function deliveriesRepo(db: Database) {
-  const channels = db.prepare(`SELECT 'votifier' AS channel FROM votifier WHERE server_id = ?1
-    UNION ALL SELECT 'webhook' FROM webhook WHERE server_id = ?1`)
   const insert = db.prepare(`INSERT INTO delivery (id, server_id, vote_id, channel, test, pseudo, payload, status, next_attempt_at, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`)
   const get = db.prepare(`SELECT id, server_id AS serverId, vote_id AS voteId, channel, test, pseudo, payload, status, attempts,
@@ -121,8 +118,6 @@ export function deliveriesRepo(db: Database) {
       const rows = list.all({ serverId, before, limit, channel: filter.channel ?? null, status: filter.status ?? null })
       return (rows as (Omit<AttemptRow, 'test'> & { test: number })[]).map((r) => ({ ...r, test: r.test === 1 }))
     },
-    // The channels the owner has configured for this server, in a fixed order.
-    channels: (serverId: string) => (channels.all(serverId) as { channel: Channel }[]).map((r) => r.channel),
     insert(d: { id: string; serverId: string; voteId: string | null; channel: Channel; test: boolean; pseudo: string; payload: VoteEvent; at: number }) {
       insert.run(d.id, d.serverId, d.voteId, d.channel, d.test ? 1 : 0, d.pseudo, JSON.stringify(d.payload), d.at, d.at, d.at)
     },

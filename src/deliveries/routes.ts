@@ -6,7 +6,7 @@ import { enforceRateLimit } from '../http/rate-limit.ts'
 import { iso, isoOrNull } from '../http/schema.ts'
 import type { Runtime } from '../runtime.ts'
 import { ownedServer } from '../servers/service.ts'
-import { checkPseudo } from '../votes/pseudo.ts'
+import { checkPseudo } from '../servers/pseudo.ts'
 import type { AttemptRow } from './repo.ts'
 import { redeliver, sendTestVotes } from './service.ts'
 

@@ -1,20 +1,21 @@
 import type { Database } from 'bun:sqlite'
+import type { Channel, ChannelsRepo } from '../channels/repo.ts'
 import { writeTx } from '../db/open.ts'
 import { conflict, notFound } from '../http/errors.ts'
 import { newId } from '../ids.ts'
 import type { JobHandler, JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../log.ts'
-import type { Server } from '../servers/repo.ts'
-import { monthOf, type VotesRepo } from '../votes/repo.ts'
-import { channelTarget, type ChannelDeps, type ChannelTarget } from './channel.ts'
 import { DeliveryFailure } from '../net/guard.ts'
+import { monthOf, type RankingRepo } from '../ranking/repo.ts'
+import type { Server } from '../servers/repo.ts'
+import { channelTarget, type ChannelDeps, type ChannelTarget } from './channel.ts'
 import type { DeliveryGate } from './gate.ts'
-import { DELIVERY_JOB, type Channel, type DeliveriesRepo, type Delivery, type DeliveryStatus, type VoteEvent } from './repo.ts'
+import { DELIVERY_JOB, type DeliveriesRepo, type Delivery, type DeliveryStatus, type VoteEvent } from './repo.ts'
 
 export interface DeliveryDeps extends ChannelDeps {
   db: Database
   deliveries: DeliveriesRepo
-  votes: VotesRepo
+  ranking: RankingRepo
   queue: JobQueue
   log: Logger
   deliveryGate: DeliveryGate
@@ -114,27 +115,47 @@ export interface TestResult {
   durationMs: number
 }
 
+// One delivery per channel the server has configured, recorded with the vote in the caller's
+// transaction (the outbox: an acknowledged vote never forgets its notifications). A vote's
+// deliveries each get a job; a test's are sent at once by the Test button, never queued. Returns
+// the deliveries' ids, in the channels' order.
+export function queueDeliveries(deps: { channels: ChannelsRepo; deliveries: DeliveriesRepo; queue: JobQueue }, event: VoteEvent, at: number, opts: { test?: boolean } = {}): string[] {
+  const test = opts.test ?? false
+  return deps.channels.configured(event.server.id).map((channel) => {
+    const id = newId()
+    // A test has no vote row: its trial vote is named by the delivery itself.
+    const payload = test ? { ...event, vote: { ...event.vote, id } } : event
+    deps.deliveries.insert({ id, serverId: event.server.id, voteId: test ? null : event.vote.id, channel, test, pseudo: event.vote.pseudo, payload, at })
+    if (!test) deps.queue.enqueue(DELIVERY_JOB, { deliveryId: id } satisfies DeliveryJob)
+    return id
+  })
+}
+
+export interface TestResult {
+  channel: Channel
+  status: 'succeeded' | 'failed'
+  error: string | null
+  durationMs: number
+}
+
 // The Test button: a trial vote on every configured channel at once, sent now, outside the queue;
 // recorded in the Deliveries tab as a test; never retried and never counted as a vote.
 export async function sendTestVotes(deps: DeliveryDeps, server: Server, pseudo: string, address: string | null): Promise<TestResult[]> {
-  const channels = deps.deliveries.channels(server.id)
-  if (!channels.length) throw conflict('nothing to test: configure a Votifier target or a webhook first')
   const now = deps.clock.now()
-  const monthlyVotes = deps.votes.monthVotes(server.id, monthOf(now))
-  const ids = writeTx(deps.db, () => channels.map((channel) => {
-    const id = newId()
-    const payload: VoteEvent = { server: { id: server.id, slug: server.slug, name: server.name }, vote: { id, pseudo, createdAt: now }, address, monthlyVotes }
-    deps.deliveries.insert({ id, serverId: server.id, voteId: null, channel, test: true, pseudo, payload, at: now })
-    return id
-  }))
-  return Promise.all(ids.map(async (id, i): Promise<TestResult> => {
+  const event: VoteEvent = {
+    server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: '', pseudo, createdAt: now }, address,
+    monthlyVotes: deps.ranking.monthVotes(server.id, monthOf(now)),
+  }
+  const ids = writeTx(deps.db, () => queueDeliveries(deps, event, now, { test: true }))
+  if (!ids.length) throw conflict('nothing to test: configure a Votifier target or a webhook first')
+  return Promise.all(ids.map(async (id): Promise<TestResult> => {
     const d = deps.deliveries.get(id)!
     const channel = channelTarget(deps, d)
     const entered = !channel || deps.deliveryGate.enter(channel.target)
     const busy = () => Promise.reject(new DeliveryFailure('too many deliveries to this target are in progress right now; try again in a moment'))
     try {
       const r = await attempt(deps, d, entered ? channel : { target: channel.target, send: busy })
-      return { channel: channels[i], status: r.status === 'succeeded' ? 'succeeded' : 'failed', error: r.error, durationMs: r.durationMs }
+      return { channel: d.channel, status: r.status === 'succeeded' ? 'succeeded' : 'failed', error: r.error, durationMs: r.durationMs }
     } finally {
       if (channel && entered) deps.deliveryGate.leave(channel.target)
     }
@@ -149,7 +170,7 @@ export function redeliver(deps: DeliveryDeps, server: Server, deliveryId: string
     if (!d || d.serverId !== server.id) throw notFound(`no delivery with the id "${deliveryId}" for this server`)
     if (d.test) throw conflict('a test is never sent again: press Test for a new one')
     if (deps.deliveries.attemptInProgress(d.id)) throw conflict('an attempt of this delivery is in progress; wait for its outcome')
-    if (!deps.deliveries.channels(server.id).includes(d.channel)) {
+    if (!deps.channels.configured(server.id).includes(d.channel)) {
       throw conflict(`no ${d.channel === 'webhook' ? 'webhook' : 'Votifier target'} is configured any more: set it up again first`)
     }
     const now = deps.clock.now()

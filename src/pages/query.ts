@@ -2,7 +2,7 @@ import type { Config } from '../config/load.ts'
 import { invalidParameter } from '../http/errors.ts'
 import { isMonth } from '../ranking/repo.ts'
 import type { Edition } from '../servers/repo.ts'
-import { monthOf } from '../votes/repo.ts'
+import { monthOf } from '../ranking/repo.ts'
 
 // Query parameters of the public pages. A bad value is a 400 with a message naming it, which the
 // page routes show as a friendly page (never a stack, never a JSON body to a browser).

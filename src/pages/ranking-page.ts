@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.ts'
 import type { RankingFilter } from '../ranking/repo.ts'
-import { monthOf } from '../votes/repo.ts'
+import { monthOf } from '../ranking/repo.ts'
 import { formatCount, formatMonth, shiftMonth } from './format.ts'
 import { html, type Html } from './html.ts'
 import { renderLayout } from './layout.ts'

@@ -1,7 +1,7 @@
 import type { Runtime } from '../runtime.ts'
 import type { Server } from '../servers/repo.ts'
 import { serverAddress } from '../servers/view.ts'
-import { monthOf } from '../votes/repo.ts'
+import { monthOf } from '../ranking/repo.ts'
 import { formatCount, formatMonth, formatUtc, shiftMonth } from './format.ts'
 import { html, safeUrl } from './html.ts'
 import { renderLayout, summarize } from './layout.ts'

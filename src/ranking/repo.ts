@@ -6,6 +6,8 @@ import type { Edition } from '../servers/repo.ts'
 // latest vote came first, then to the older listing. A server listed after the month ended has
 // no rank in it.
 
+// 'YYYY-MM' of a time, in UTC: the month a vote counts for.
+export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7)
 export const monthStart = (month: string) => Date.parse(`${month}-01T00:00:00.000Z`)
 export function monthEnd(month: string): number {
   const d = new Date(monthStart(month))

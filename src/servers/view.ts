@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { Iso, iso, isoOrNull } from '../http/schema.ts'
-import { monthOf } from '../votes/repo.ts'
+import { monthOf } from '../ranking/repo.ts'
 import type { Runtime } from '../runtime.ts'
 import type { Server } from './repo.ts'
 

@@ -5,9 +5,9 @@ import { invalidParameter } from '../http/errors.ts'
 import { checkInteger, iso } from '../http/schema.ts'
 import type { LiveKey } from '../keys/repo.ts'
 import { ipKey } from '../net/ip.ts'
-import type { RankingRepo } from '../ranking/repo.ts'
-import { checkPseudo, pseudoKey } from '../votes/pseudo.ts'
-import { monthOf, type VotesRepo } from '../votes/repo.ts'
+import { monthOf, type RankingRepo } from '../ranking/repo.ts'
+import { checkPseudo, pseudoKey } from '../servers/pseudo.ts'
+import type { VotesRepo } from '../votes/repo.ts'
 import type { FoundVote, ListedVote, VerificationRepo } from './repo.ts'
 
 // What the keyed verification API answers: check, claim, the vote list and the server's

@@ -4,7 +4,7 @@ import { forbidden } from '../http/errors.ts'
 import type { VoteTarget } from '../servers/repo.ts'
 import { readAddressToken } from './address-token.ts'
 import type { GroupCommit } from './group-commit.ts'
-import { checkPseudo } from './pseudo.ts'
+import { checkPseudo } from '../servers/pseudo.ts'
 import { writeVote, type RecordedVote, type VoteDeps } from './service.ts'
 
 // A vote sent by a player through the vote form (or its JSON twin): the checks in front of

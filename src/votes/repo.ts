@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'bun:sqlite'
+import { monthOf } from '../ranking/repo.ts'
 
 export interface VoteRow {
   id: string
@@ -7,9 +8,6 @@ export interface VoteRow {
   createdAt: number
   claimedAt: number | null
 }
-
-// 'YYYY-MM' of a time, in UTC: the month a vote counts for.
-export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7)
 
 const voteCols = 'id, server_id AS serverId, pseudo, created_at AS createdAt, claimed_at AS claimedAt'
 
@@ -34,7 +32,6 @@ export function votesRepo(db: Database) {
     ON CONFLICT (server_id, month) DO UPDATE SET votes = votes + 1, last_vote_at = ?3 RETURNING votes`)
   const bumpVoter = db.prepare(`INSERT INTO voter_month (server_id, month, pseudo_key, pseudo, votes, last_vote_at) VALUES (?1, ?2, ?3, ?4, 1, ?5)
     ON CONFLICT (server_id, month, pseudo_key) DO UPDATE SET votes = votes + 1, pseudo = ?4, last_vote_at = ?5`)
-  const monthVotes = db.prepare('SELECT votes FROM server_month WHERE server_id = ? AND month = ?')
   // One statement per number of address keys (a vote has one to three).
   const recentStatements = new Map<number, Statement>()
   const recentStatement = (keys: number) => {
@@ -67,7 +64,6 @@ export function votesRepo(db: Database) {
       bumpVoter.run(v.serverId, month, v.pseudoKey, v.pseudo, v.createdAt)
       return votes
     },
-    monthVotes: (serverId: string, month: string) => (monthVotes.get(serverId, month) as { votes: number } | null)?.votes ?? 0,
   }
 }
 export type VotesRepo = ReturnType<typeof votesRepo>

@@ -2,18 +2,21 @@ import type { Database } from 'bun:sqlite'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { writeTx } from '../db/open.ts'
-import { DELIVERY_JOB, type DeliveriesRepo, type VoteEvent } from '../deliveries/repo.ts'
+import type { ChannelsRepo } from '../channels/repo.ts'
+import type { DeliveriesRepo } from '../deliveries/repo.ts'
+import { queueDeliveries } from '../deliveries/service.ts'
 import { ApiError } from '../http/errors.ts'
 import { newId } from '../ids.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import { ipKey } from '../net/ip.ts'
 import type { VoteTarget } from '../servers/repo.ts'
-import { checkPseudo, pseudoKey } from './pseudo.ts'
+import { checkPseudo, pseudoKey } from '../servers/pseudo.ts'
 import type { VotesRepo } from './repo.ts'
 
 export interface VoteDeps {
   db: Database
   votes: VotesRepo
+  channels: ChannelsRepo
   deliveries: DeliveriesRepo
   queue: JobQueue
   clock: Clock
@@ -59,19 +62,7 @@ export function writeVote(deps: VoteDeps, server: VoteTarget, pseudo: string, ad
   const vote = { id: newId(), serverId: server.id, pseudo: name, pseudoKey: key, createdAt }
   const monthlyVotes = deps.votes.insert(vote, [...seen].map(([ipKey, address]) => ({ ipKey, address })))
 
-  const channels = deps.deliveries.channels(server.id)
-  if (channels.length) {
-    const event: VoteEvent = {
-      server: { id: server.id, slug: server.slug, name: server.name },
-      vote: { id: vote.id, pseudo: name, createdAt },
-      address: seen.values().next().value ?? null,
-      monthlyVotes,
-    }
-    for (const channel of channels) {
-      const deliveryId = newId()
-      deps.deliveries.insert({ id: deliveryId, serverId: server.id, voteId: vote.id, channel, test: false, pseudo: name, payload: event, at: now })
-      deps.queue.enqueue(DELIVERY_JOB, { deliveryId })
-    }
-  }
+  const address = seen.values().next().value ?? null
+  queueDeliveries(deps, { server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: vote.id, pseudo: name, createdAt }, address, monthlyVotes }, now)
   return { vote: { id: vote.id, pseudo: name, createdAt }, nextVoteAt: createdAt + intervalMs }
 }
