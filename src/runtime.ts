@@ -1,8 +1,10 @@
 import type { Database } from 'bun:sqlite'
 import { HashGate } from './accounts/hash-gate.ts'
 import { sessionsRepo, settingsRepo, usersRepo } from './accounts/repo.ts'
+import { registerSessionWork } from './accounts/session.ts'
 import { FAILED_LOGIN_WINDOW_MS } from './accounts/service.ts'
 import { captchaRepo } from './captcha/repo.ts'
+import { registerCaptchaWork } from './captcha/service.ts'
 import { channelsRepo } from './channels/repo.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config/load.ts'
@@ -10,10 +12,11 @@ import { migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
 import { createDeliveryGate } from './deliveries/gate.ts'
 import { deliveriesRepo } from './deliveries/repo.ts'
-import { createJobQueue } from './jobs/queue.ts'
+import { registerDeliveryWork } from './deliveries/service.ts'
+import { createJobQueue, registerQueueDrain } from './jobs/queue.ts'
 import { createScheduler } from './jobs/scheduler.ts'
-import { SlidingWindowLimiter } from './http/rate-limit.ts'
-import { createKeyCache } from './keys/cache.ts'
+import { registerLimiterSweep, SlidingWindowLimiter } from './http/rate-limit.ts'
+import { createKeyCache, registerKeyWork } from './keys/cache.ts'
 import { keysRepo } from './keys/repo.ts'
 import { systemLookup, type Lookup } from './net/guard.ts'
 import { createLogger, type Logger } from './log.ts'
@@ -21,6 +24,7 @@ import { pagesRepo } from './pages/repo.ts'
 import { rankingRepo } from './ranking/repo.ts'
 import { serversRepo } from './servers/repo.ts'
 import { statsRepo } from './stats/repo.ts'
+import { registerStatsWork } from './stats/round.ts'
 import { votesRepo } from './votes/repo.ts'
 import { verificationRepo } from './verification/repo.ts'
 
@@ -73,3 +77,14 @@ export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logge
   }
 }
 export type Runtime = ReturnType<typeof createRuntime>
+
+// Every periodic task and job handler of the running site, each registered by its feature.
+export function registerSiteWork(rt: Runtime): void {
+  registerQueueDrain(rt.scheduler, rt.queue)
+  registerDeliveryWork(rt.queue, rt)
+  registerLimiterSweep(rt.scheduler, Object.values(rt.limits))
+  registerKeyWork(rt.scheduler, rt.keyCache)
+  registerSessionWork(rt.scheduler, rt)
+  registerStatsWork(rt.scheduler, rt)
+  registerCaptchaWork(rt.scheduler, rt)
+}

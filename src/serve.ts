@@ -2,9 +2,9 @@ import type { AnyElysia } from 'elysia'
 import { createApp, type App } from './app.ts'
 import { acquireInstanceLock } from './db/instance-lock.ts'
 import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
-import { registerTasks } from './jobs/tasks.ts'
+import { closeInterruptedDeliveries } from './deliveries/service.ts'
 import type { Logger } from './log.ts'
-import type { Runtime } from './runtime.ts'
+import { registerSiteWork, type Runtime } from './runtime.ts'
 import { VERSION } from './version.ts'
 
 export class StartError extends Error {}
@@ -27,7 +27,8 @@ export async function serveSite(rt: Runtime, opts: ServeOptions = {}): Promise<v
     lock = acquireInstanceLock(rt.config.database.path)
     const released = rt.queue.releaseLeases()
     if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
-    registerTasks(rt)
+    closeInterruptedDeliveries(rt)
+    registerSiteWork(rt)
     const base = await createApp(rt)
     const app = opts.extend ? opts.extend(base) : base
     const { host, port } = rt.config.http

@@ -2,6 +2,7 @@ import { jwtVerify, SignJWT } from 'jose'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { newId } from '../ids.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import { publicUser, type SessionsRepo, type User, type UsersRepo } from './repo.ts'
 
 // A session is a row (so logout and revocation survive restarts) named by a jose-signed token
@@ -66,4 +67,9 @@ export async function userOfSession(deps: SessionDeps, token: string | undefined
 export async function endSession(deps: SessionDeps, token: string | undefined): Promise<void> {
   const ids = token ? await sessionIdOf(deps, token) : null
   if (ids) deps.sessions.revoke(ids.sid, deps.clock.now())
+}
+
+// Expired sessions are useless even to an audit: purged every hour.
+export function registerSessionWork(scheduler: Scheduler, deps: { sessions: SessionsRepo }): void {
+  scheduler.every('sessions.purge', 3600_000, (now) => { deps.sessions.purgeExpired(now) })
 }

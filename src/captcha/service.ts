@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { invalidParameter } from '../http/errors.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import type { CaptchaRepo } from './repo.ts'
 
 // The self-hosted proof-of-work captcha of the vote form (ALTCHA v2 challenges, solved in the
@@ -95,4 +96,9 @@ export async function checkCaptcha(deps: CaptchaDeps, payload: string | undefine
   if (!deps.captcha.use(p.challenge.parameters.nonce, expiresAt)) {
     throw need('this captcha answer was already used: solve a new one and send the form again')
   }
+}
+
+// Used solutions only matter until their challenge expires.
+export function registerCaptchaWork(scheduler: Scheduler, deps: { captcha: CaptchaRepo }): void {
+  scheduler.every('captcha.purge', 600_000, (now) => { deps.captcha.purgeExpired(now) })
 }

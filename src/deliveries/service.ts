@@ -3,7 +3,7 @@ import type { Channel, ChannelsRepo } from '../channels/repo.ts'
 import { writeTx } from '../db/open.ts'
 import { conflict, notFound } from '../http/errors.ts'
 import { newId } from '../ids.ts'
-import type { JobHandler, JobQueue } from '../jobs/queue.ts'
+import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../log.ts'
 import { DeliveryFailure } from '../net/guard.ts'
 import { monthOf, type RankingRepo } from '../ranking/repo.ts'
@@ -88,8 +88,8 @@ async function attempt(deps: DeliveryDeps, d: Delivery, channel: ChannelTarget |
 // stays (with its run time moved to the next retry) until the delivery succeeds or gives up. A
 // process that dies mid-attempt leaves the job leased; the next start releases it and the
 // attempt runs again.
-export function deliveryJobHandler(deps: DeliveryDeps): JobHandler<DeliveryJob> {
-  return async (job) => {
+export function registerDeliveryWork(queue: JobQueue, deps: DeliveryDeps): void {
+  queue.handle<DeliveryJob>(DELIVERY_JOB, async (job) => {
     const d = deps.deliveries.get(job.payload.deliveryId)
     // Gone with its server, a test (never retried), or superseded by a redeliver: nothing to do.
     if (!d || d.test || (job.payload.series ?? 1) !== d.seriesStart) return
@@ -105,14 +105,14 @@ export function deliveryJobHandler(deps: DeliveryDeps): JobHandler<DeliveryJob> 
     } finally {
       if (channel) deps.deliveryGate.leave(channel.target)
     }
-  }
+  })
 }
 
-export interface TestResult {
-  channel: Channel
-  status: 'succeeded' | 'failed'
-  error: string | null
-  durationMs: number
+// The start-up step of a site, before any job runs: every attempt still pending was cut short by
+// the previous process. A queued delivery runs again through its job; a test just failed.
+export function closeInterruptedDeliveries(deps: Pick<DeliveryDeps, 'deliveries' | 'clock' | 'log'>): void {
+  const interrupted = deps.deliveries.closeInterrupted(deps.clock.now())
+  if (interrupted) deps.log.info('closed delivery attempts interrupted by the previous stop', { attempts: interrupted })
 }
 
 // One delivery per channel the server has configured, recorded with the vote in the caller's

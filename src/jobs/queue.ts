@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { Clock } from '../clock.ts'
 import type { Logger } from '../log.ts'
+import type { Scheduler } from './scheduler.ts'
 
 // A durable job queue in the `job` table. Enqueue is synchronous so it can join the caller's
 // transaction (the outbox pattern: the row that needs work and its job commit together).
@@ -136,4 +137,10 @@ export function createJobQueue(db: Database, clock: Clock, log: Logger, opts: Qu
       while (inFlight.size) await Promise.allSettled([...inFlight])
     },
   }
+}
+
+// The queue is drained every second, and at once when a job is enqueued for now.
+export function registerQueueDrain(scheduler: Scheduler, queue: JobQueue): void {
+  scheduler.every('jobs.drain', 1000, () => queue.drain())
+  queue.onEnqueue(() => scheduler.wake('jobs.drain'))
 }

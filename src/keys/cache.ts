@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { writeTx } from '../db/open.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import type { KeysRepo, LiveKey } from './repo.ts'
 import { hashKey } from './service.ts'
 
@@ -84,3 +85,8 @@ export function createKeyCache(db: Database, keys: KeysRepo) {
   }
 }
 export type KeyCache = ReturnType<typeof createKeyCache>
+
+// API keys' last_used_at, kept in memory by the cache: at most one write a minute per key.
+export function registerKeyWork(scheduler: Scheduler, keyCache: KeyCache): void {
+  scheduler.every('keys.last-used', 60_000, (now) => { keyCache.flush(now) })
+}

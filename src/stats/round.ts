@@ -2,10 +2,11 @@ import type { Database } from 'bun:sqlite'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { writeTx } from '../db/open.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import type { Logger } from '../log.ts'
 import { scopesOfServer } from './history.ts'
 import { pingServer, type PingDns, type PingStatus } from '../ping/pinger.ts'
-import type { Measurement, PingTargetRow, StatsRepo } from './repo.ts'
+import { DAY, type Measurement, type PingTargetRow, type StatsRepo } from './repo.ts'
 
 export interface RoundDeps {
   db: Database
@@ -105,4 +106,15 @@ export async function runPingRound(deps: RoundDeps, now: number, opts: RoundOpti
   }
   deps.log.info('ping round', { ...report, t: new Date(t).toISOString() })
   return report
+}
+
+// Ping rounds on multiples of the interval (UTC-aligned, so every server's samples share the same
+// t), and the hourly retention of raw samples.
+export function registerStatsWork(scheduler: Scheduler, deps: RoundDeps): void {
+  const { ping_interval_seconds: interval, raw_retention_days: keptDays } = deps.config.stats
+  scheduler.every('stats.ping', interval * 1000, (now, signal) => runPingRound(deps, now, { signal }), { align: true })
+  scheduler.every('stats.retention', 3600_000, (now) => {
+    const deleted = deps.stats.purgeBefore(now - keptDays * DAY, (fn) => writeTx(deps.db, fn))
+    if (deleted) deps.log.info('purged raw ping samples', { deleted, keptDays })
+  })
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { createUser } from '../../src/accounts/service.ts'
 import { parseConfig } from '../../src/config/load.ts'
 import type { VoteEvent } from '../../src/deliveries/repo.ts'
-import { registerTasks } from '../../src/jobs/tasks.ts'
+import { registerSiteWork } from '../../src/runtime.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { sendVotifierV2 } from '../../src/push/votifier-v2.ts'
 import { createRuntime } from '../../src/runtime.ts'
@@ -52,7 +52,7 @@ const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 25
 for (let i = 0; i < VOTES; i++) recordVote(rt, servers[i % SERVERS], `P${String(i).padStart(6, '0')}`, [address(i)])
 const queued = rt.queue.pending().total
 // The production wiring: the scheduler's drain task, woken by every enqueue and woken job.
-registerTasks(rt)
+registerSiteWork(rt)
 let t = performance.now()
 rt.scheduler.start()
 while (received() < queued) await Bun.sleep(1)

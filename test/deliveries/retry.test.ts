@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { manualClock } from '../../src/clock.ts'
-import { registerTasks } from '../../src/jobs/tasks.ts'
-import { createRuntime } from '../../src/runtime.ts'
+import { closeInterruptedDeliveries } from '../../src/deliveries/service.ts'
+import { createRuntime, registerSiteWork } from '../../src/runtime.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { cleanupTemp, seedServer, tempDir, testConfig, type TestRuntime } from '../helpers.ts'
 import { memoryLogger } from '../../src/log.ts'
@@ -111,7 +111,8 @@ describe('retry schedule', () => {
     expect(attemptRows(rt)).toEqual([expect.objectContaining({ attempt: 1, status: 'pending' })])
     // What `votelist serve` does at start.
     expect(rt.queue.releaseLeases()).toBe(1)
-    registerTasks(rt)
+    closeInterruptedDeliveries(rt)
+    registerSiteWork(rt)
     expect(attemptRows(rt)[0]).toMatchObject({ status: 'failed', nextAttemptAt: rt.clock.now() })
     const live = receiver()
     useVotifier(rt, server.id, live.port)
@@ -130,7 +131,7 @@ describe('retry schedule', () => {
     const event = { server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: 't', pseudo: 'Steve', createdAt: 0 }, address: null, monthlyVotes: 0 }
     rt.deliveries.insert({ id: 'test-1', serverId: server.id, voteId: null, channel: 'webhook', test: true, pseudo: 'Steve', payload: event, at: rt.clock.now() })
     rt.deliveries.startAttempt({ id: 'test-1', serverId: server.id, attempts: 0, seriesStart: 1 }, rt.clock.now())
-    registerTasks(rt)
+    closeInterruptedDeliveries(rt)
     expect(attemptRows(rt)).toEqual([expect.objectContaining({ status: 'failed', nextAttemptAt: null })])
     expect(attemptRows(rt)[0].error).toContain('interrupted')
     expect(deliveryRows(rt)[0]).toMatchObject({ test: 1, status: 'failed' })
@@ -149,7 +150,7 @@ describe('concurrency', () => {
     for (const [i, p] of ['Alpha', 'Bravo', 'Charlie'].entries()) recordVote(rt, slowServer, p, [`203.0.113.${i + 1}`])
     recordVote(rt, other, 'Delta', ['198.51.100.1'])
     // The real wiring: the scheduler's drain task, woken by every enqueue and every woken job.
-    registerTasks(rt)
+    registerSiteWork(rt)
     rt.scheduler.start()
     try {
       // Delta goes through while the slow listener holds its one slot with Alpha's vote

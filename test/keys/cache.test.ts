@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { registerTasks } from '../../src/jobs/tasks.ts'
+import { registerSiteWork } from '../../src/runtime.ts'
 import { createKey } from '../../src/keys/service.ts'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 import { as, ownerSession } from '../owner/session.ts'
@@ -76,7 +76,7 @@ describe('API key cache', () => {
 
   test('last_used_at is written by the scheduled flush, at most once a minute per key, never per request', async () => {
     const s = await setup()
-    registerTasks(s.rt)
+    registerSiteWork(s.rt)
     const lastUsed = () => (s.rt.db.query('SELECT last_used_at AS t FROM api_key WHERE prefix = ?').get(s.key.slice(0, 8)) as { t: number | null }).t
     let writes = 0
     const touch = s.rt.keys.touch
