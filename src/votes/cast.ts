@@ -3,7 +3,7 @@ import type { Config } from '../config/load.ts'
 import { forbidden } from '../http/errors.ts'
 import type { VoteTarget } from '../servers/repo.ts'
 import { readAddressToken } from './address-token.ts'
-import type { GroupCommit } from './group-commit.ts'
+import type { GroupCommit } from '../db/group-commit.ts'
 import { checkPseudo } from '../servers/pseudo.ts'
 import { writeVote, type RecordedVote, type VoteDeps } from './service.ts'
 

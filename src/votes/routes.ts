@@ -12,7 +12,7 @@ import type { Server, VoteTarget } from '../servers/repo.ts'
 import { listedVoteTarget } from '../servers/service.ts'
 import { issueAddressToken } from './address-token.ts'
 import { castVote, checkVoteOrigin, siteOrigins, type VoteForm } from './cast.ts'
-import { createGroupCommit } from './group-commit.ts'
+import { createGroupCommit } from '../db/group-commit.ts'
 
 const VoteBody = t.Object({
   pseudo: t.Optional(t.String({ description: 'The player name: 3–16 of A–Z, a–z, 0–9, _ (Bedrock servers also allow inner spaces and one leading "." or "*").', examples: ['Steve'] })),

@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { writeTx } from '../db/open.ts'
+import { writeTx } from './open.ts'
 
 // Group commit for votes. Under load most of a vote's cost is the commit itself (WAL frames for
 // every page it touched, and the checkpoint fsyncs that follow), and votes that arrive together

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { join } from 'node:path'
 import { openDatabase, writeTx } from '../../src/db/open.ts'
-import { createGroupCommit } from '../../src/votes/group-commit.ts'
+import { createGroupCommit } from '../../src/db/group-commit.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
 
 afterAll(cleanupTemp)
