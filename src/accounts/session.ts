@@ -14,8 +14,7 @@ export const SESSION_TTL_MS = 30 * 24 * 3600_000
 export interface SessionDeps {
   clock: Clock
   config: Config
-  users: UsersRepo
-  sessions: SessionsRepo
+  store: { users: UsersRepo; sessions: SessionsRepo }
   secret: Uint8Array
 }
 
@@ -33,7 +32,7 @@ export async function startSession(deps: SessionDeps, userId: string): Promise<{
   const now = deps.clock.now()
   const sid = newId()
   const expiresAt = now + SESSION_TTL_MS
-  deps.sessions.insert(sid, userId, now, expiresAt)
+  await deps.store.sessions.insert(sid, userId, now, expiresAt)
   const token = await new SignJWT({ sid })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
@@ -58,18 +57,18 @@ export async function userOfSession(deps: SessionDeps, token: string | undefined
   if (!token) return null
   const ids = await sessionIdOf(deps, token)
   if (!ids) return null
-  const row = deps.sessions.active(ids.sid, deps.clock.now())
+  const row = await deps.store.sessions.active(ids.sid, deps.clock.now())
   if (!row || row.userId !== ids.userId) return null
-  const user = deps.users.byId(row.userId)
+  const user = await deps.store.users.byId(row.userId)
   return user ? publicUser(user) : null
 }
 
 export async function endSession(deps: SessionDeps, token: string | undefined): Promise<void> {
   const ids = token ? await sessionIdOf(deps, token) : null
-  if (ids) deps.sessions.revoke(ids.sid, deps.clock.now())
+  if (ids) await deps.store.sessions.revoke(ids.sid, deps.clock.now())
 }
 
 // Expired sessions are useless even to an audit: purged every hour.
-export function registerSessionWork(scheduler: Scheduler, deps: { sessions: SessionsRepo }): void {
-  scheduler.every('sessions.purge', 3600_000, (now) => { deps.sessions.purgeExpired(now) })
+export function registerSessionWork(scheduler: Scheduler, deps: { store: { sessions: SessionsRepo } }): void {
+  scheduler.every('sessions.purge', 3600_000, async (now) => { await deps.store.sessions.purgeExpired(now) })
 }

@@ -10,7 +10,8 @@ export type Awaitable<T> = T | Promise<T>
 // IMMEDIATE … COMMIT, where an await would commit early and let another request's statements in;
 // an asynchronous backend steps it inside its own transaction, awaiting each value. Scripts
 // compose with `yield*`. A thrown error rolls the whole transaction back.
-export type TxScript<T> = Generator<unknown, T, never>
+// (What a script is sent back is typed by `use`, hence `any` here.)
+export type TxScript<T> = Generator<unknown, T, any>
 
 // `const row = yield* use(tx.votes.recent(…))`: hands the call's result to the runner and gives
 // back its value, with its type.
@@ -41,13 +42,13 @@ export class ScriptError extends Error {}
 // Runs a script whose every step is a plain value, as SQLite's are. A promise is a programming
 // error here: the transaction could not wait for it.
 export function runScript<T>(script: TxScript<T>): T {
-  let step = script.next(undefined as never)
+  let step = script.next()
   while (!step.done) {
     if (step.value instanceof Promise) {
-      script.return(undefined as never)
+      script.return(undefined as T)
       throw new ScriptError('a transaction script yielded a promise inside a synchronous transaction')
     }
-    step = script.next(step.value as never)
+    step = script.next(step.value)
   }
   return step.value
 }
@@ -56,7 +57,7 @@ export function runScript<T>(script: TxScript<T>): T {
 // thrown at the yield) handed back. For a backend with an asynchronous client, inside its own
 // transaction.
 export async function runScriptAsync<T>(script: TxScript<T>): Promise<T> {
-  let step = script.next(undefined as never)
+  let step = script.next()
   while (!step.done) {
     let value: unknown
     try {
@@ -65,7 +66,7 @@ export async function runScriptAsync<T>(script: TxScript<T>): Promise<T> {
       step = script.throw(e)
       continue
     }
-    step = script.next(value as never)
+    step = script.next(value)
   }
   return step.value
 }

@@ -8,7 +8,7 @@ import { sendWebhook, type WebhookEvent } from '../webhooks/send-webhook.ts'
 import type { Delivery, VoteEvent } from './repo.ts'
 
 export interface ChannelDeps {
-  channels: ChannelsRepo
+  store: { channels: ChannelsRepo }
   config: Config
   clock: Clock
   // Tests only: a resolver that never leaves the machine, a CA for a local https receiver.
@@ -40,11 +40,11 @@ export interface ChannelTarget {
   send(): Promise<{ httpStatus: number | null }>
 }
 
-export function channelTarget(deps: ChannelDeps, d: Delivery): ChannelTarget | null {
+export async function channelTarget(deps: ChannelDeps, d: Delivery): Promise<ChannelTarget | null> {
   const allowPrivate = deps.config.network.allow_private_targets
   const lookup = deps.net?.lookup
   if (d.channel === 'votifier') {
-    const settings = deps.channels.votifier(d.serverId)
+    const settings = await deps.store.channels.votifier(d.serverId)
     if (!settings) return null
     const timeouts = { connectMs: deps.config.deliveries.votifier_connect_timeout, readMs: deps.config.deliveries.votifier_read_timeout }
     return {
@@ -55,7 +55,7 @@ export function channelTarget(deps: ChannelDeps, d: Delivery): ChannelTarget | n
       },
     }
   }
-  const settings = deps.channels.webhook(d.serverId)
+  const settings = await deps.store.channels.webhook(d.serverId)
   if (!settings) return null
   const event = d.test ? 'test' : 'vote'
   return {

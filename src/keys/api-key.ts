@@ -1,9 +1,10 @@
 import { Elysia } from 'elysia'
 import type { Clock } from '../clock.ts'
-import type { KeyCache } from './cache.ts'
-import type { LiveKey } from './repo.ts'
+import { then } from '../db/store.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
 import { enforceRateLimit, type SlidingWindowLimiter } from '../http/rate-limit.ts'
+import type { KeyCache } from './cache.ts'
+import type { LiveKey } from './repo.ts'
 
 export interface KeyedDeps {
   clock: Clock
@@ -38,7 +39,7 @@ export function presentedKey(request: Request, queryKey: string | undefined): st
 // It runs as a transform, before the query is validated: an unauthenticated request gets 401
 // whatever else is wrong with it, and every keyed request, valid or not, counts.
 export const keyedAuth = (deps: KeyedDeps) =>
-  new Elysia({ name: 'http.keyed-auth' }).macro({
+  new Elysia({ name: 'keys.keyed-auth' }).macro({
     keyed: {
       transform(c) {
         const secret = presentedKey(c.request, (c.query as { key?: string }).key)
@@ -46,10 +47,12 @@ export const keyedAuth = (deps: KeyedDeps) =>
           throw new ApiError(401, 'MISSING_KEY', 'an API key is required: query parameter key, header X-Api-Key or Authorization: Bearer <key>', {}, CHALLENGE)
         }
         const now = deps.clock.now()
-        const apiKey = deps.keyCache.resolve(secret, now)
-        if (!apiKey) throw new ApiError(401, 'INVALID_KEY', 'the API key is unknown or revoked', {}, CHALLENGE)
-        Object.assign(c.set.headers, enforceRateLimit(deps.limits.keyed, apiKey.id, now))
-        ;(c as unknown as Keyed).apiKey = apiKey
+        // Synchronous while the key cache answers from memory, as it does for a polling plugin.
+        return then(deps.keyCache.resolve(secret, now), (apiKey) => {
+          if (!apiKey) throw new ApiError(401, 'INVALID_KEY', 'the API key is unknown or revoked', {}, CHALLENGE)
+          Object.assign(c.set.headers, enforceRateLimit(deps.limits.keyed, apiKey.id, now))
+          ;(c as unknown as Keyed).apiKey = apiKey
+        })
       },
       // The transform above already put apiKey on the context; this only gives it its type.
       resolve: (c) => ({ apiKey: (c as unknown as Keyed).apiKey }),

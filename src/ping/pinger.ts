@@ -1,12 +1,12 @@
 import { lookup as systemLookup, resolveSrv as systemResolveSrv } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { resolveTarget, TargetRefused } from '../net/guard.ts'
-import type { Edition } from '../servers/repo.ts'
+import type { ServerStatus } from '../servers/repo.ts'
+import type { Edition } from '../servers/schema.ts'
 import type { PingAnswer } from './answer.ts'
 import { pingBedrock } from './bedrock-ping.ts'
 import { pingJava } from './java-ping.ts'
 import { pingLegacy } from './legacy-ping.ts'
-import type { Measurement } from '../stats/repo.ts'
 import { PingError } from './tcp-exchange.ts'
 
 export const JAVA_PORT = 25565
@@ -34,7 +34,8 @@ export interface PingOptions {
   dns?: PingDns
 }
 
-export type PingStatus = Measurement['status']
+// What one ping found: the server's status but for its time.
+export type PingStatus = Omit<ServerStatus, 'lastPingAt'>
 
 const down = (error: string): PingStatus => ({ online: false, playersOnline: 0, playersMax: 0, version: null, motd: null, latencyMs: null, error })
 const up = (a: PingAnswer): PingStatus => ({ online: true, ...a, error: null })

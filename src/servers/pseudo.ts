@@ -1,5 +1,5 @@
 import { invalidParameter } from '../http/errors.ts'
-import type { Edition } from './repo.ts'
+import type { Edition } from './schema.ts'
 
 // Java names: 3–16 of [A-Za-z0-9_]. Bedrock (through Geyser/Floodgate) also allows inner spaces and
 // one leading "." or "*" prefix, still at most 16 characters: NuVotifier refuses longer names.

@@ -1,8 +1,6 @@
-import type { Database } from 'bun:sqlite'
+import type { Awaitable } from '../db/store.ts'
 
-// The queries of the verification API. Each one walks an index of migrations/0002:
-// vote_pseudo (server_id, pseudo_key, created_at), vote_address_lookup (server_id, ip_key,
-// created_at), the vote_address primary key (vote_id, ip_key) and UNIQUE (server_id, created_at).
+// The queries of the verification API over the votes.
 
 export interface FoundVote {
   id: string
@@ -18,38 +16,14 @@ export interface ListedVote {
   claimed: boolean
 }
 
-const found = 'v.id, v.pseudo, v.created_at AS createdAt, v.claimed_at AS claimedAt'
-
-// `+?`: see the note on Bun's SQLite in src/votes/repo.ts (these would be prepared again at
-// every run otherwise).
-export function verificationRepo(db: Database) {
-  const latestByIp = db.prepare(`SELECT ${found} FROM vote_address a JOIN vote v ON v.id = a.vote_id
-    WHERE a.server_id = +?1 AND a.ip_key = +?2 AND a.created_at >= ?3 ORDER BY a.created_at DESC LIMIT 1`)
-  const latestByBoth = db.prepare(`SELECT ${found} FROM vote v
-    WHERE v.server_id = +?1 AND v.pseudo_key = +?2 AND v.created_at >= ?3
-      AND EXISTS (SELECT 1 FROM vote_address a WHERE a.vote_id = v.id AND a.ip_key = +?4)
-    ORDER BY v.created_at DESC LIMIT 1`)
-  // One statement picks and marks the oldest unclaimed vote; `claimed_at IS NULL` is checked
-  // again on the row written, so a vote is never claimed twice.
-  const claimOldest = db.prepare(`UPDATE vote SET claimed_at = ?4
-    WHERE id = (SELECT id FROM vote WHERE server_id = +?1 AND pseudo_key = +?2 AND created_at >= ?3 AND claimed_at IS NULL
-                ORDER BY created_at LIMIT 1)
-      AND claimed_at IS NULL
-    RETURNING id, pseudo, created_at AS createdAt, claimed_at AS claimedAt`)
-  const after = db.prepare(`SELECT id, pseudo, created_at AS createdAt, claimed_at IS NOT NULL AS claimed FROM vote
-    WHERE server_id = +?1 AND created_at > ?2 ORDER BY created_at LIMIT +?3`)
-
-  return {
-    latestByIp: (serverId: string, ipKey: string, since: number) => latestByIp.get(serverId, ipKey, since) as FoundVote | null,
-    latestByPseudoAndIp: (serverId: string, pseudoKey: string, ipKey: string, since: number) =>
-      latestByBoth.get(serverId, pseudoKey, since, ipKey) as FoundVote | null,
-    claimOldest: (serverId: string, pseudoKey: string, since: number, now: number) =>
-      claimOldest.get(serverId, pseudoKey, since, now) as FoundVote | null,
-    // Votes created strictly after `since`, oldest first.
-    after(serverId: string, since: number, limit: number): ListedVote[] {
-      const rows = after.all(serverId, since, limit) as (Omit<ListedVote, 'claimed'> & { claimed: number })[]
-      return rows.map((r) => ({ ...r, claimed: r.claimed === 1 }))
-    },
-  }
+export interface VerificationRepo {
+  // The most recent vote since `since` (inclusive) by that pseudo, from that address, or both.
+  latestByPseudo(serverId: string, pseudoKey: string, since: number): Awaitable<FoundVote | null>
+  latestByIp(serverId: string, ipKey: string, since: number): Awaitable<FoundVote | null>
+  latestByPseudoAndIp(serverId: string, pseudoKey: string, ipKey: string, since: number): Awaitable<FoundVote | null>
+  // Marks the oldest unclaimed vote of the pseudo since `since` as claimed at `now` and returns
+  // it; a vote is never claimed twice, however many claims race.
+  claimOldest(serverId: string, pseudoKey: string, since: number, now: number): Awaitable<FoundVote | null>
+  // Votes created strictly after `since`, oldest first.
+  after(serverId: string, since: number, limit: number): Awaitable<ListedVote[]>
 }
-export type VerificationRepo = ReturnType<typeof verificationRepo>

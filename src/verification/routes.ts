@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Clock } from '../clock.ts'
+import { then } from '../db/store.ts'
 import { keyedAuth, type KeyedDeps } from '../keys/api-key.ts'
 import { toInteger } from '../http/schema.ts'
 import { checkVote, claimVote, listVotes, serverStatistics, type VerificationDeps } from './service.ts'
@@ -19,12 +20,11 @@ const doc = (summary: string, description: string, example: string, responses: R
 
 // The verification API: what an owner's plugin or website polls, with the server's API key.
 export const verificationRoutes = (deps: VerificationDeps & KeyedDeps & { clock: Clock }) =>
-  new Elysia({ name: 'votes.verification', prefix: '/api/v1' })
+  new Elysia({ name: 'verification.routes', prefix: '/api/v1' })
     .use(keyedAuth(deps))
-    .get('/votes/check', ({ query: q, apiKey }) => {
-      const r = checkVote(deps, apiKey, { pseudo: q.pseudo, ip: q.ip, window: toInteger(q.window), duration: toInteger(q.duration) }, deps.clock.now())
-      return q.format === 'text' ? text(r.hasVoted ? '1' : '0') : r
-    }, {
+    .get('/votes/check', ({ query: q, apiKey }) =>
+      then(checkVote(deps, apiKey, { pseudo: q.pseudo, ip: q.ip, window: toInteger(q.window), duration: toInteger(q.duration) }, deps.clock.now()),
+        (r) => (q.format === 'text' ? text(r.hasVoted ? '1' : '0') : r)), {
       keyed: true,
       query: CheckQuery,
       detail: doc('Has this player voted?',
@@ -33,8 +33,8 @@ export const verificationRoutes = (deps: VerificationDeps & KeyedDeps & { clock:
         'curl -H "X-Api-Key: vlk_…" "https://list.example/api/v1/votes/check?pseudo=Steve"',
         responsesDoc(CheckResult, { description: '`1`: voted inside the window; `0`: not.', example: '1' })),
     })
-    .post('/votes/claim', ({ query: q, apiKey }) => {
-      const r = claimVote(deps, apiKey, { pseudo: q.pseudo, window: toInteger(q.window), duration: toInteger(q.duration) }, deps.clock.now())
+    .post('/votes/claim', async ({ query: q, apiKey }) => {
+      const r = await claimVote(deps, apiKey, { pseudo: q.pseudo, window: toInteger(q.window), duration: toInteger(q.duration) }, deps.clock.now())
       return q.format === 'text' ? text(r.claimed ? '1' : '0') : r
     }, {
       keyed: true,

@@ -124,3 +124,8 @@ export function responsesDoc(ok: TSchema, text?: { description: string; example:
     }),
   }
 }
+
+export type CheckResult = typeof CheckResult.static
+export type ClaimResult = typeof ClaimResult.static
+export type VoteList = typeof VoteList.static
+export type ServerStatistics = typeof ServerStatistics.static

@@ -1,24 +1,25 @@
-import type { Database } from 'bun:sqlite'
 import type { Config } from '../config/load.ts'
-import { writeTx } from '../db/open.ts'
+import { then, use, type Awaitable, type StoreWrites, type TxScript } from '../db/store.ts'
 import { invalidParameter } from '../http/errors.ts'
 import { checkInteger, iso } from '../http/schema.ts'
 import type { LiveKey } from '../keys/repo.ts'
 import { ipKey } from '../net/ip.ts'
-import { monthOf, type RankingRepo } from '../ranking/repo.ts'
+import { monthOf } from '../servers/month.ts'
 import { checkPseudo, pseudoKey } from '../servers/pseudo.ts'
-import type { VotesRepo } from '../votes/repo.ts'
-import type { FoundVote, ListedVote, VerificationRepo } from './repo.ts'
+import type { RankingRepo } from '../servers/repo.ts'
+import type { FoundVote, VerificationRepo } from './repo.ts'
+import type { CheckResult, ClaimResult, ServerStatistics, VoteList } from './schema.ts'
 
 // What the keyed verification API answers: check, claim, the vote list and the server's
 // statistics. Plain functions of the repos and the time; no HTTP here.
 
-export interface VerificationDeps {
-  db: Database
-  config: Config
-  votes: VotesRepo
+interface VerificationTx {
   verification: VerificationRepo
-  ranking: RankingRepo
+}
+
+export interface VerificationDeps {
+  config: Config
+  store: VerificationTx & StoreWrites<VerificationTx> & { ranking: RankingRepo }
 }
 
 export const DEFAULT_WINDOW_MINUTES = 120
@@ -52,58 +53,48 @@ export interface CheckQuery {
   duration?: number
 }
 
-export interface CheckResult {
-  ok: true
-  hasVoted: boolean
-  pseudo: string | null
-  votedAt: string | null
-  nextVoteAt: string | null
-  claimed: boolean
-  window: number
-}
-
 // The most recent vote inside the window by that pseudo, from that address (IPv4 exact,
-// IPv4-mapped as IPv4, IPv6 by /64, any address recorded with the vote), or both at once.
-export function checkVote(deps: VerificationDeps, key: LiveKey, q: CheckQuery, now: number): CheckResult {
+// IPv4-mapped as IPv4, IPv6 by /64, any address recorded with the vote), or both at once. The
+// answer is synchronous when the repository's is: this is the API's hottest path.
+export function checkVote(deps: VerificationDeps, key: LiveKey, q: CheckQuery, now: number): Awaitable<CheckResult> {
   const minutes = searchWindow(q.window, q.duration)
   if (q.pseudo === undefined && q.ip === undefined) throw invalidParameter('pseudo or ip is required')
   const since = windowStart(now, minutes)
-  let vote: FoundVote | null
+  const votes = deps.store.verification
+  let found: Awaitable<FoundVote | null>
   if (q.ip === undefined) {
-    vote = deps.votes.latestByPseudo(key.serverId, pseudoKey(checkPseudo(q.pseudo!, key.edition)), since)
+    found = votes.latestByPseudo(key.serverId, pseudoKey(checkPseudo(q.pseudo!, key.edition)), since)
   } else if (q.pseudo === undefined) {
-    vote = deps.verification.latestByIp(key.serverId, ipKeyOf(q.ip), since)
+    found = votes.latestByIp(key.serverId, ipKeyOf(q.ip), since)
   } else {
     const name = pseudoKey(checkPseudo(q.pseudo, key.edition))
-    vote = deps.verification.latestByPseudoAndIp(key.serverId, name, ipKeyOf(q.ip), since)
+    found = votes.latestByPseudoAndIp(key.serverId, name, ipKeyOf(q.ip), since)
   }
-  if (!vote) return { ok: true, hasVoted: false, pseudo: q.pseudo ?? null, votedAt: null, nextVoteAt: null, claimed: false, window: minutes }
-  return {
-    ok: true,
-    hasVoted: true,
-    pseudo: q.pseudo ?? vote.pseudo,
-    votedAt: iso(vote.createdAt),
-    nextVoteAt: iso(vote.createdAt + deps.config.votes.interval_minutes * 60_000),
-    claimed: vote.claimedAt !== null,
-    window: minutes,
-  }
+  return then(found, (vote): CheckResult => {
+    if (!vote) return { ok: true, hasVoted: false, pseudo: q.pseudo ?? null, votedAt: null, nextVoteAt: null, claimed: false, window: minutes }
+    return {
+      ok: true,
+      hasVoted: true,
+      pseudo: q.pseudo ?? vote.pseudo,
+      votedAt: iso(vote.createdAt),
+      nextVoteAt: iso(vote.createdAt + deps.config.votes.interval_minutes * 60_000),
+      claimed: vote.claimedAt !== null,
+      window: minutes,
+    }
+  })
 }
 
-export type ClaimResult =
-  | { ok: true; claimed: true; vote: { id: string; pseudo: string; votedAt: string } }
-  | { ok: true; claimed: false; reason: 'ALREADY_CLAIMED' | 'NO_VOTE' }
-
-// Claims the OLDEST unclaimed vote of the pseudo inside the window. Taken under the write lock
-// (BEGIN IMMEDIATE), so concurrent claims, from this process or another, serialise: each vote
-// is claimed exactly once.
-export function claimVote(deps: VerificationDeps, key: LiveKey, q: { pseudo: string; window?: number; duration?: number }, now: number): ClaimResult {
+// Claims the OLDEST unclaimed vote of the pseudo inside the window, in one write transaction, so
+// that concurrent claims, from this process or another, serialise: each vote is claimed exactly
+// once.
+export function claimVote(deps: VerificationDeps, key: LiveKey, q: { pseudo: string; window?: number; duration?: number }, now: number): Promise<ClaimResult> {
   const minutes = searchWindow(q.window, q.duration)
   const name = pseudoKey(checkPseudo(q.pseudo, key.edition))
   const since = windowStart(now, minutes)
-  return writeTx(deps.db, (): ClaimResult => {
-    const vote = deps.verification.claimOldest(key.serverId, name, since, now)
+  return deps.store.write(function* (tx): TxScript<ClaimResult> {
+    const vote = yield* use(tx.verification.claimOldest(key.serverId, name, since, now))
     if (vote) return { ok: true, claimed: true, vote: { id: vote.id, pseudo: vote.pseudo, votedAt: iso(vote.createdAt) } }
-    return { ok: true, claimed: false, reason: deps.votes.latestByPseudo(key.serverId, name, since) ? 'ALREADY_CLAIMED' : 'NO_VOTE' }
+    return { ok: true, claimed: false, reason: (yield* use(tx.verification.latestByPseudo(key.serverId, name, since))) ? 'ALREADY_CLAIMED' : 'NO_VOTE' }
   })
 }
 
@@ -126,16 +117,10 @@ export function parseTimestamp(text: string): number | null {
   return zone[0] === '+' ? t - offset : t + offset
 }
 
-export interface VoteList {
-  ok: true
-  votes: { id: string; pseudo: string; createdAt: string; claimed: boolean }[]
-  next: string
-}
-
 // Votes after `since` (exclusive), oldest first. `since` defaults to, and is clamped to, seven
 // days ago. created_at is unique and strictly increasing per server, so passing `next` back as
 // `since` never skips or repeats a vote.
-export function listVotes(deps: VerificationDeps, key: LiveKey, q: { since?: string; limit?: number }, now: number): VoteList {
+export async function listVotes(deps: VerificationDeps, key: LiveKey, q: { since?: string; limit?: number }, now: number): Promise<VoteList> {
   const oldest = now - LIST_MAX_AGE_MS
   let since = oldest
   if (q.since !== undefined) {
@@ -144,7 +129,7 @@ export function listVotes(deps: VerificationDeps, key: LiveKey, q: { since?: str
     since = Math.max(t, oldest)
   }
   const limit = checkInteger(q.limit, 'limit', 1, 1000) ?? DEFAULT_LIST_LIMIT
-  const rows: ListedVote[] = deps.verification.after(key.serverId, since, limit)
+  const rows = await deps.store.verification.after(key.serverId, since, limit)
   return {
     ok: true,
     votes: rows.map((v) => ({ id: v.id, pseudo: v.pseudo, createdAt: iso(v.createdAt), claimed: v.claimed })),
@@ -152,29 +137,20 @@ export function listVotes(deps: VerificationDeps, key: LiveKey, q: { since?: str
   }
 }
 
-export interface ServerStatistics {
-  ok: true
-  server: { id: string; slug: string; name: string }
-  month: string
-  rank: number | null
-  monthlyVotes: number
-  totalVotes: number
-  topVoters: { pseudo: string; votes: number }[]
-}
-
 // Rank, votes and top 10 voters of a UTC month (default: the current one). rank is null while
 // the server is hidden from the list (or was not listed yet in that month).
-export function serverStatistics(deps: VerificationDeps, key: LiveKey, month: string | undefined, now: number): ServerStatistics {
+export async function serverStatistics(deps: VerificationDeps, key: LiveKey, month: string | undefined, now: number): Promise<ServerStatistics> {
   const current = monthOf(now)
   const m = month ?? current
   if (m > current) throw invalidParameter(`month must not be after the current month (${current})`)
+  const { ranking } = deps.store
   return {
     ok: true,
     server: { id: key.serverId, slug: key.slug, name: key.name },
     month: m,
-    rank: deps.ranking.rankOf(key.serverId, m)?.rank ?? null,
-    monthlyVotes: deps.ranking.monthVotes(key.serverId, m),
-    totalVotes: deps.ranking.totalVotes(key.serverId),
-    topVoters: deps.ranking.topVoters(key.serverId, m, 10),
+    rank: (await ranking.rankOf(key.serverId, m))?.rank ?? null,
+    monthlyVotes: await ranking.monthVotes(key.serverId, m),
+    totalVotes: await ranking.totalVotes(key.serverId),
+    topVoters: await ranking.topVoters(key.serverId, m, 10),
   }
 }

@@ -25,7 +25,7 @@ while (!line.includes('\n')) line += new TextDecoder().decode((await reader.read
 const ports: number[] = JSON.parse(line)
 
 const rt = testRuntime({ network: { allow_private_targets: true }, stats: { ping_interval_seconds: 300 } })
-const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'bench@example.com', password: 'correct horse battery' })
+const owner = await createUser(rt, { email: 'bench@example.com', password: 'correct horse battery' })
 for (const [i, port] of ports.entries()) await createServer(rt, owner.id, { name: `Peer ${i}`, host: '127.0.0.1', port, modes: [rt.config.servers.modes[i % 18]] })
 const concurrency = rt.config.stats.ping_concurrency
 

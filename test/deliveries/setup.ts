@@ -1,7 +1,7 @@
 // Shared setup of the delivery tests: a runtime that may reach loopback receivers, with the
 // delivery handler registered (optionally with a local resolver / CA), and one listed server.
 import type { ConfigInput } from '../../src/config/load.ts'
-import { registerDeliveryWork } from '../../src/deliveries/service.ts'
+import { registerDeliveryWork } from '../../src/deliveries/attempt.ts'
 import type { Lookup } from '../../src/net/guard.ts'
 import { seedServer, testRuntime, type TestRuntime } from '../helpers.ts'
 

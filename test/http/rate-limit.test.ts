@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { ApiError } from '../../src/http/errors.ts'
 import { enforceRateLimit, SlidingWindowLimiter } from '../../src/http/rate-limit.ts'
-import { registerSiteWork } from '../../src/runtime.ts'
+import { registerSiteWork } from '../../src/site.ts'
 import { cleanupTemp, testRuntime } from '../helpers.ts'
 
 describe('sliding-window rate limiter', () => {

@@ -15,44 +15,44 @@ describe('ranking', () => {
     rt.clock.advance(1)
     const d = (await seedServer(rt, { name: 'Delta' })).server
     let ip = 0
-    const vote = (s: typeof a, p: string) => { rt.clock.advance(1000); recordVote(rt, s, p, [`198.51.100.${++ip}`]) }
-    vote(c, 'One'); vote(b, 'Two'); vote(b, 'Three'); vote(a, 'Four'); vote(c, 'Five')
+    const vote = (s: typeof a, p: string) => { rt.clock.advance(1000); return recordVote(rt, s, p, [`198.51.100.${++ip}`]) }
+    for (const [s, p] of [[c, 'One'], [b, 'Two'], [b, 'Three'], [a, 'Four'], [c, 'Five']] as const) await vote(s, p)
     // b: 2 votes, latest at +3 s; c: 2 votes, latest at +5 s → b first. a: 1. d: 0.
     const month = '2026-11'
-    const { rows, total } = rt.ranking.page(month, {}, 10, 0)
+    const { rows, total } = rt.store.ranking.page(month, {}, 10, 0)
     expect(total).toBe(4)
     expect(rows.map((r) => [r.rank, r.name, r.votes])).toEqual([[1, 'Bravo', 2], [2, 'Charlie', 2], [3, 'Alpha', 1], [4, 'Delta', 0]])
-    expect(rt.ranking.rankOf(c.id, month)).toMatchObject({ rank: 2, votes: 2 })
+    expect(rt.store.ranking.rankOf(c.id, month)).toMatchObject({ rank: 2, votes: 2 })
     // Filters keep the site-wide rank.
-    expect(rt.ranking.page(month, { mode: 'survival' }, 10, 0).rows.map((r) => [r.rank, r.name])).toEqual([[2, 'Charlie'], [3, 'Alpha']])
-    expect(rt.ranking.page(month, { edition: 'bedrock' }, 10, 0).rows.map((r) => r.name)).toEqual(['Bravo'])
-    expect(rt.ranking.page(month, { search: 'ELT' }, 10, 0).rows.map((r) => r.name)).toEqual(['Delta'])
-    expect(rt.ranking.page(month, {}, 2, 2).rows.map((r) => r.rank)).toEqual([3, 4])
+    expect(rt.store.ranking.page(month, { mode: 'survival' }, 10, 0).rows.map((r) => [r.rank, r.name])).toEqual([[2, 'Charlie'], [3, 'Alpha']])
+    expect(rt.store.ranking.page(month, { edition: 'bedrock' }, 10, 0).rows.map((r) => r.name)).toEqual(['Bravo'])
+    expect(rt.store.ranking.page(month, { search: 'ELT' }, 10, 0).rows.map((r) => r.name)).toEqual(['Delta'])
+    expect(rt.store.ranking.page(month, {}, 2, 2).rows.map((r) => r.rank)).toEqual([3, 4])
     // Two servers with no votes: the older listing first (Alpha has votes; add another empty one).
     const e = (await seedServer(rt, { name: 'Echo' })).server
-    expect(rt.ranking.rankOf(e.id, month)?.rank).toBe(5)
+    expect(rt.store.ranking.rankOf(e.id, month)?.rank).toBe(5)
   })
 
   test('hidden servers have no rank; past months keep their own ranks and top voters', async () => {
     const rt = testRuntime({}, Date.UTC(2026, 9, 15))
     const a = (await seedServer(rt, { name: 'Alpha' })).server
     const b = (await seedServer(rt, { name: 'Bravo' })).server
-    recordVote(rt, a, 'Steve', ['198.51.100.1'])
+    await recordVote(rt, a, 'Steve', ['198.51.100.1'])
     rt.clock.set(Date.UTC(2026, 10, 2))
-    recordVote(rt, b, 'Alex', ['198.51.100.2'])
-    recordVote(rt, b, 'Steve', ['198.51.100.3'])
+    await recordVote(rt, b, 'Alex', ['198.51.100.2'])
+    await recordVote(rt, b, 'Steve', ['198.51.100.3'])
     rt.clock.advance(3 * 3600_000)
-    recordVote(rt, b, 'Alex', ['198.51.100.2'])
-    expect(rt.ranking.rankOf(a.id, '2026-10')).toMatchObject({ rank: 1, votes: 1 })
-    expect(rt.ranking.rankOf(a.id, '2026-11')).toMatchObject({ rank: 2, votes: 0 })
-    expect(rt.ranking.topVoters(b.id, '2026-11')).toEqual([{ pseudo: 'Alex', votes: 2 }, { pseudo: 'Steve', votes: 1 }])
-    expect(rt.ranking.topVoters(a.id, '2026-10')).toEqual([{ pseudo: 'Steve', votes: 1 }])
-    expect(rt.ranking.totalVotes(b.id)).toBe(3)
+    await recordVote(rt, b, 'Alex', ['198.51.100.2'])
+    expect(rt.store.ranking.rankOf(a.id, '2026-10')).toMatchObject({ rank: 1, votes: 1 })
+    expect(rt.store.ranking.rankOf(a.id, '2026-11')).toMatchObject({ rank: 2, votes: 0 })
+    expect(rt.store.ranking.topVoters(b.id, '2026-11', 10)).toEqual([{ pseudo: 'Alex', votes: 2 }, { pseudo: 'Steve', votes: 1 }])
+    expect(rt.store.ranking.topVoters(a.id, '2026-10', 10)).toEqual([{ pseudo: 'Steve', votes: 1 }])
+    expect(rt.store.ranking.totalVotes(b.id)).toBe(3)
     // A server listed in November has no rank in October.
     const c = (await seedServer(rt, { name: 'Charlie' })).server
-    expect(rt.ranking.rankOf(c.id, '2026-10')).toBeNull()
-    rt.servers.update({ ...b, hidden: true })
-    expect(rt.ranking.rankOf(b.id, '2026-11')).toBeNull()
-    expect(rt.ranking.rankOf(a.id, '2026-11')?.rank).toBe(1)
+    expect(rt.store.ranking.rankOf(c.id, '2026-10')).toBeNull()
+    rt.store.servers.update({ ...b, hidden: true })
+    expect(rt.store.ranking.rankOf(b.id, '2026-11')).toBeNull()
+    expect(rt.store.ranking.rankOf(a.id, '2026-11')?.rank).toBe(1)
   })
 })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { registerSiteWork } from '../../src/runtime.ts'
+import { registerSiteWork } from '../../src/site.ts'
 import { DAY } from '../../src/stats/repo.ts'
 import { runPingRound, spreadOut } from '../../src/stats/round.ts'
 import { bedrockServer, javaServer, refusedPort, type Peer } from './peers.ts'
@@ -39,10 +39,10 @@ describe('ping rounds', () => {
     const { rt, a, b, c, hidden } = await site()
     const report = await runPingRound(rt, rt.clock.now(), { spreadMs: 0 })
     expect(report).toMatchObject({ t: START, servers: 3, up: 2, players: 20 })
-    expect(rt.stats.status(a.num)).toMatchObject({ online: true, playersOnline: 13, playersMax: 100, motd: 'Java side', version: '1.21.4', error: null })
-    expect(rt.stats.status(b.num)).toMatchObject({ online: true, playersOnline: 7, playersMax: 40, motd: 'Bedrock side\nw' })
-    expect(rt.stats.status(c.num)).toMatchObject({ online: false, playersOnline: 0, error: 'connection refused' })
-    expect(rt.stats.status(hidden.num)).toBeNull()
+    expect(rt.store.servers.status(a.num)).toMatchObject({ online: true, playersOnline: 13, playersMax: 100, motd: 'Java side', version: '1.21.4', error: null })
+    expect(rt.store.servers.status(b.num)).toMatchObject({ online: true, playersOnline: 7, playersMax: 40, motd: 'Bedrock side\nw' })
+    expect(rt.store.servers.status(c.num)).toMatchObject({ online: false, playersOnline: 0, error: 'connection refused' })
+    expect(rt.store.servers.status(hidden.num)).toBeNull()
     expect(rows(rt, 'SELECT server_num AS n, t, players, up FROM ping_sample ORDER BY server_num')).toEqual([
       { n: a.num, t: START, players: 13, up: 1 }, { n: b.num, t: START, players: 7, up: 1 }, { n: c.num, t: START, players: 0, up: 0 },
     ])

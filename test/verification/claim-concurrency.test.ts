@@ -20,7 +20,7 @@ async function listening() {
 test('100 simultaneous claims for one vote over real HTTP: exactly one claimed:true', async () => {
   const s = await listening()
   try {
-    const v = recordVote(s.rt, s.server, 'Steve', ['203.0.113.7'])
+    const v = await recordVote(s.rt, s.server, 'Steve', ['203.0.113.7'])
     const answers = await Promise.all(Array.from({ length: 100 }, () => s.claim('pseudo=Steve')))
     expect(answers.every((a) => a.status === 200)).toBe(true)
     const won = answers.filter((a) => a.body.claimed)
@@ -37,7 +37,7 @@ test('100 simultaneous claims for five votes: each vote claimed exactly once', a
   try {
     const ids: string[] = []
     for (let i = 0; i < 5; i++) {
-      ids.push(recordVote(s.rt, s.server, 'Steve', []).vote.id)
+      ids.push((await recordVote(s.rt, s.server, 'Steve', [])).vote.id)
       s.rt.clock.advance(2 * HOUR + 1)
     }
     const answers = await Promise.all(Array.from({ length: 100 }, () => s.claim('pseudo=steve&window=1440')))
@@ -56,7 +56,7 @@ test('claims racing from four processes on one database file: each vote claimed 
   const { server } = await seedServer(rt)
   const ids: string[] = []
   for (let i = 0; i < 6; i++) {
-    ids.push(recordVote(rt, server, 'Steve', []).vote.id)
+    ids.push((await recordVote(rt, server, 'Steve', [])).vote.id)
     rt.clock.advance(2 * HOUR + 1)
   }
   const workers = Array.from({ length: 4 }, () =>

@@ -58,9 +58,9 @@ const iso = (ms: number) => new Date(ms).toISOString()
 describe('check', () => {
   test('reports the most recent vote in the window, with ms timestamps and nextVoteAt = vote + interval', async () => {
     const s = await setup({ votes: { interval_minutes: 90 } })
-    const first = s.vote('Steve', '203.0.113.7')
+    const first = await s.vote('Steve', '203.0.113.7')
     s.rt.clock.advance(2 * HOUR)
-    const second = s.vote('Steve', '203.0.113.7')
+    const second = await s.vote('Steve', '203.0.113.7')
     s.rt.clock.advance(5 * MIN)
     const body = await s.check('pseudo=steve&window=1440')
     expect(body).toEqual({
@@ -79,14 +79,14 @@ describe('check', () => {
 
   test('by ip alone it answers the pseudo of the vote found', async () => {
     const s = await setup()
-    s.vote('Steve', '203.0.113.7')
+    await s.vote('Steve', '203.0.113.7')
     expect(await s.check('ip=203.0.113.7')).toMatchObject({ hasVoted: true, pseudo: 'Steve' })
   })
 
   test('neither pseudo nor ip: 400; both: one vote must match both', async () => {
     const s = await setup()
-    s.vote('Steve', '203.0.113.7')
-    s.vote('Alex', '198.51.100.1')
+    await s.vote('Steve', '203.0.113.7')
+    await s.vote('Alex', '198.51.100.1')
     await expectError(await s.get('/api/v1/votes/check'), 400, 'INVALID_PARAMETER', 'pseudo or ip is required')
     await expectError(await s.get('/api/v1/votes/check?window=60'), 400, 'INVALID_PARAMETER', 'pseudo or ip is required')
     expect((await s.check('pseudo=Steve&ip=203.0.113.7')).hasVoted).toBe(true)
@@ -98,7 +98,7 @@ describe('check', () => {
 
   test('IPv6 matches on the /64: another address of the same /64 yes, another /64 no', async () => {
     const s = await setup()
-    s.vote('Steve', '2001:db8:1:2::10')
+    await s.vote('Steve', '2001:db8:1:2::10')
     expect((await s.check('ip=2001:db8:1:2:ffff:ffff:ffff:ffff')).hasVoted).toBe(true)
     expect((await s.check('ip=2001:db8:1:2::10')).hasVoted).toBe(true)
     expect((await s.check('ip=2001:db8:1:3::10')).hasVoted).toBe(false)
@@ -107,8 +107,8 @@ describe('check', () => {
 
   test('IPv4-mapped IPv6 is the IPv4 address, both ways', async () => {
     const s = await setup()
-    s.vote('Steve', '203.0.113.7')
-    s.vote('Alex', '::ffff:198.51.100.1')
+    await s.vote('Steve', '203.0.113.7')
+    await s.vote('Alex', '::ffff:198.51.100.1')
     expect((await s.check(`ip=${encodeURIComponent('::ffff:203.0.113.7')}`)).hasVoted).toBe(true)
     expect(await s.check('ip=198.51.100.1')).toMatchObject({ hasVoted: true, pseudo: 'Alex' })
     expect((await s.check('ip=203.0.113.8')).hasVoted).toBe(false)
@@ -116,7 +116,7 @@ describe('check', () => {
 
   test('a vote recorded with both families (dual-stack) matches either address', async () => {
     const s = await setup()
-    s.vote('Steve', '198.51.100.9', '2001:db8:9:9::1')
+    await s.vote('Steve', '198.51.100.9', '2001:db8:9:9::1')
     expect((await s.check('ip=198.51.100.9')).hasVoted).toBe(true)
     expect((await s.check('ip=2001:db8:9:9::abcd')).hasVoted).toBe(true)
   })
@@ -132,7 +132,7 @@ describe('check', () => {
 
   test('checking changes nothing', async () => {
     const s = await setup()
-    s.vote('Steve')
+    await s.vote('Steve')
     for (let i = 0; i < 3; i++) expect((await s.check('pseudo=Steve')).claimed).toBe(false)
     expect(await s.claim('pseudo=Steve')).toMatchObject({ claimed: true })
   })
@@ -151,7 +151,7 @@ describe('window and duration', () => {
 
   test('the window holds votes less than W minutes old', async () => {
     const s = await setup()
-    const v = s.vote('Steve')
+    const v = await s.vote('Steve')
     s.rt.clock.set(v.vote.createdAt + MIN - 1)
     expect((await s.check('pseudo=Steve&window=1')).hasVoted).toBe(true)
     s.rt.clock.set(v.vote.createdAt + MIN)
@@ -177,7 +177,7 @@ describe('window and duration', () => {
 describe('claim (the state table)', () => {
   test('unclaimed → claimed: claimed true with the vote; check then reports claimed', async () => {
     const s = await setup()
-    const v = s.vote('Steve', '203.0.113.7')
+    const v = await s.vote('Steve', '203.0.113.7')
     expect(await s.claim('pseudo=STEVE')).toEqual({ ok: true, claimed: true, vote: { id: v.vote.id, pseudo: 'Steve', votedAt: iso(v.vote.createdAt) } })
     expect(await s.check('pseudo=Steve')).toMatchObject({ hasVoted: true, claimed: true })
     expect(s.rt.db.query('SELECT claimed_at AS c FROM vote').get()).toEqual({ c: s.rt.clock.now() })
@@ -185,7 +185,7 @@ describe('claim (the state table)', () => {
 
   test('claimed → claimed: claimed false, reason ALREADY_CLAIMED, HTTP 200', async () => {
     const s = await setup()
-    s.vote('Steve')
+    await s.vote('Steve')
     await s.claim('pseudo=Steve')
     expect(await s.claim('pseudo=Steve')).toEqual({ ok: true, claimed: false, reason: 'ALREADY_CLAIMED' })
   })
@@ -193,7 +193,7 @@ describe('claim (the state table)', () => {
   test('no recent vote: claimed false, reason NO_VOTE, nothing changes', async () => {
     const s = await setup()
     expect(await s.claim('pseudo=Steve')).toEqual({ ok: true, claimed: false, reason: 'NO_VOTE' })
-    const v = s.vote('Steve')
+    const v = await s.vote('Steve')
     s.rt.clock.set(v.vote.createdAt + 120 * MIN)
     expect(await s.claim('pseudo=Steve')).toEqual({ ok: true, claimed: false, reason: 'NO_VOTE' })
     expect(s.rt.db.query('SELECT claimed_at AS c FROM vote').get()).toEqual({ c: null })
@@ -203,11 +203,11 @@ describe('claim (the state table)', () => {
 
   test('claims the OLDEST unclaimed vote in the window, one per call', async () => {
     const s = await setup()
-    const a = s.vote('Steve')
+    const a = await s.vote('Steve')
     s.rt.clock.advance(2 * HOUR)
-    const b = s.vote('Steve')
+    const b = await s.vote('Steve')
     s.rt.clock.advance(2 * HOUR)
-    const c = s.vote('Steve')
+    const c = await s.vote('Steve')
     s.rt.clock.advance(MIN)
     const claimed = [] as string[]
     for (let i = 0; i < 3; i++) claimed.push((await s.claim('pseudo=Steve&window=1440')).vote.id)
@@ -217,9 +217,9 @@ describe('claim (the state table)', () => {
 
   test('only votes inside the window are claimed; the default window is 120 minutes', async () => {
     const s = await setup()
-    const old = s.vote('Steve')
+    const old = await s.vote('Steve')
     s.rt.clock.advance(3 * HOUR)
-    const recent = s.vote('Steve')
+    const recent = await s.vote('Steve')
     expect((await s.claim('pseudo=Steve')).vote.id).toBe(recent.vote.id)
     expect((await s.claim('pseudo=Steve')).reason).toBe('ALREADY_CLAIMED')
     expect((await s.claim('pseudo=Steve&window=1440')).vote.id).toBe(old.vote.id)
@@ -228,7 +228,7 @@ describe('claim (the state table)', () => {
   test('pseudo is required; format=text answers 1 or 0', async () => {
     const s = await setup()
     await expectError(await s.post('/api/v1/votes/claim'), 400, 'INVALID_PARAMETER', /^pseudo is required/)
-    s.vote('Steve')
+    await s.vote('Steve')
     const first = await s.post('/api/v1/votes/claim?pseudo=Steve&format=text')
     expect([first.status, first.headers.get('content-type'), await first.text()]).toEqual([200, 'text/plain; charset=utf-8', '1'])
     expect(await (await s.post('/api/v1/votes/claim?pseudo=Steve&format=text')).text()).toBe('0')
@@ -237,7 +237,7 @@ describe('claim (the state table)', () => {
   test('a vote of another server is not seen or claimed', async () => {
     const s = await setup()
     const other = await seedServer(s.rt, { name: 'Other Place', slug: 'other-place' }, 'other@example.com')
-    recordVote(s.rt, other.server, 'Steve', ['203.0.113.7'])
+    await recordVote(s.rt, other.server, 'Steve', ['203.0.113.7'])
     expect((await s.check('pseudo=Steve')).hasVoted).toBe(false)
     expect((await s.check('ip=203.0.113.7')).hasVoted).toBe(false)
     expect((await s.claim('pseudo=Steve')).reason).toBe('NO_VOTE')
@@ -247,7 +247,7 @@ describe('claim (the state table)', () => {
 describe('format=text', () => {
   test('check answers 1 or 0 as text/plain; errors are one line with the same status', async () => {
     const s = await setup()
-    s.vote('Steve')
+    await s.vote('Steve')
     const yes = await s.get('/api/v1/votes/check?pseudo=Steve&format=text')
     expect([yes.status, yes.headers.get('content-type'), await yes.text()]).toEqual([200, 'text/plain; charset=utf-8', '1'])
     const no = await s.get('/api/v1/votes/check?pseudo=Alex&format=text')
@@ -264,7 +264,7 @@ describe('format=text', () => {
 describe('the API key', () => {
   test('accepted in any of the three places', async () => {
     const s = await setup()
-    s.vote('Steve')
+    await s.vote('Steve')
     const placements: [string, Record<string, string>][] = [
       [`&key=${s.key}`, {}],
       ['', { 'X-Api-Key': s.key }],
@@ -280,7 +280,7 @@ describe('the API key', () => {
 
   test('several placements must agree: equal ones pass, different ones are 400', async () => {
     const s = await setup()
-    const other = createKey(s.rt.keys, s.rt.clock, s.server.id).key
+    const other = (await createKey(s.rt.store.keys, s.rt.clock, s.server.id)).key
     const ok = await s.get(`/api/v1/votes/check?pseudo=Steve&key=${s.key}`, { 'X-Api-Key': s.key, Authorization: `Bearer ${s.key}` })
     expect(ok.status).toBe(200)
     const conflicts: [string, Record<string, string>][] = [
@@ -308,13 +308,13 @@ describe('the API key', () => {
     // 401 comes before the parameters are looked at.
     await expectError(await s.get('/api/v1/votes/check?window=0', {}), 401, 'MISSING_KEY')
 
-    const revoked = createKey(s.rt.keys, s.rt.clock, s.server.id)
-    s.rt.keys.revoke(revoked.id, s.server.id, s.rt.clock.now())
+    const revoked = await createKey(s.rt.store.keys, s.rt.clock, s.server.id)
+    s.rt.store.keys.revoke(revoked.id, s.server.id, s.rt.clock.now())
     await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { 'X-Api-Key': revoked.key }), 401, 'INVALID_KEY')
 
     const other = await seedServer(s.rt, { name: 'Gone Server', slug: 'gone' }, 'gone@example.com')
     expect((await s.get('/api/v1/server', { 'X-Api-Key': other.key })).status).toBe(200)
-    s.rt.servers.remove(other.server.id)
+    s.rt.store.servers.remove(other.server.id)
     s.rt.clock.advance(1000)
     await expectError(await s.get('/api/v1/server', { 'X-Api-Key': other.key }), 401, 'INVALID_KEY')
   })
@@ -347,7 +347,7 @@ describe('rate limit per key', () => {
     expect([text.status, text.headers.get('content-type'), text.headers.get('retry-after')]).toEqual([429, 'text/plain; charset=utf-8', '40'])
     expect(await text.text()).toStartWith('RATE_LIMITED: ')
     // Another key has its own quota; the first one is back once the window has moved on.
-    const second = createKey(s.rt.keys, s.rt.clock, s.server.id).key
+    const second = (await createKey(s.rt.store.keys, s.rt.clock, s.server.id)).key
     expect((await s.get('/api/v1/server', { 'X-Api-Key': second })).status).toBe(200)
     s.rt.clock.advance(40_000)
     const again = await s.get('/api/v1/server')
@@ -358,7 +358,8 @@ describe('rate limit per key', () => {
 describe('vote list', () => {
   test('votes after since, oldest first, with claimed; next continues; since exclusive', async () => {
     const s = await setup()
-    const votes = ['Steve', 'Alex', 'Herobrine', 'Notch'].map((p) => s.vote(p).vote)
+    const votes = []
+    for (const p of ['Steve', 'Alex', 'Herobrine', 'Notch']) votes.push((await s.vote(p)).vote)
     await s.claim('pseudo=Alex')
     const page1 = await (await s.get('/api/v1/votes?limit=3')).json()
     expect(page1).toEqual({
@@ -377,9 +378,9 @@ describe('vote list', () => {
   test('since defaults to and is clamped to 7 days ago; limit 1–1000, default 100', async () => {
     const s = await setup()
     const start = s.rt.clock.now()
-    const old = s.vote('Steve').vote
+    const old = (await s.vote('Steve')).vote
     s.rt.clock.advance(3 * 24 * HOUR)
-    const recent = s.vote('Alex').vote
+    const recent = (await s.vote('Alex')).vote
     s.rt.clock.advance(4 * 24 * HOUR + MIN)
     const now = s.rt.clock.now()
     const all = await (await s.get('/api/v1/votes')).json()
@@ -390,7 +391,7 @@ describe('vote list', () => {
     s.rt.clock.advance(3 * 24 * HOUR)
     expect(await (await s.get('/api/v1/votes')).json()).toEqual({ ok: true, votes: [], next: iso(s.rt.clock.now() - 7 * 24 * HOUR) })
 
-    for (let i = 0; i < 105; i++) s.vote(`voter_${i}`)
+    for (let i = 0; i < 105; i++) await s.vote(`voter_${i}`)
     expect((await (await s.get('/api/v1/votes')).json()).votes).toHaveLength(100)
     expect((await (await s.get('/api/v1/votes?limit=1')).json()).votes).toHaveLength(1)
     expect((await (await s.get('/api/v1/votes?limit=1000')).json()).votes).toHaveLength(105)
@@ -402,7 +403,7 @@ describe('vote list', () => {
   test('since accepts ISO 8601 forms (offsets, no zone = UTC, more digits) and refuses anything else', async () => {
     const s = await setup()
     s.rt.clock.advance(MIN)
-    const v = s.vote('Steve').vote
+    const v = (await s.vote('Steve')).vote
     const t = new Date(v.createdAt)
     const before = new Date(v.createdAt - 1)
     for (const since of [iso(before.getTime()), iso(before.getTime()).replace('Z', '+00:00'), iso(before.getTime()).replace('Z', ''), iso(before.getTime()).replace('Z', '999Z')]) {
@@ -423,14 +424,14 @@ describe('server statistics', () => {
     const s = await setup({}, Date.UTC(2026, 9, 15))
     const rival = await seedServer(s.rt, { name: 'Rival', slug: 'rival' }, 'rival@example.com')
     s.rt.clock.set(Date.UTC(2026, 9, 31, 20, 0))
-    s.vote('OctoberOnly')
+    await s.vote('OctoberOnly')
     s.rt.clock.set(Date.UTC(2026, 10, 1, 0, 0))
     // 12 voters; voter_i votes i+1 times (one vote per 2 h round) so the order is known.
     for (let round = 0; round < 12; round++) {
-      for (let i = round; i < 12; i++) s.vote(`voter_${i}`)
+      for (let i = round; i < 12; i++) await s.vote(`voter_${i}`)
       s.rt.clock.advance(2 * HOUR + MIN)
     }
-    for (let i = 0; i < 100; i++) recordVote(s.rt, rival.server, `fan_${i}`, [])
+    for (let i = 0; i < 100; i++) await recordVote(s.rt, rival.server, `fan_${i}`, [])
     const body = await (await s.get('/api/v1/server')).json()
     expect(body).toEqual({
       ok: true,
@@ -449,8 +450,8 @@ describe('server statistics', () => {
 
   test('a hidden server has rank null', async () => {
     const s = await setup()
-    s.vote('Steve')
-    s.rt.servers.update({ ...s.server, hidden: true })
+    await s.vote('Steve')
+    s.rt.store.servers.update({ ...s.server, hidden: true })
     expect(await (await s.get('/api/v1/server')).json()).toMatchObject({ rank: null, monthlyVotes: 1, totalVotes: 1 })
   })
 })

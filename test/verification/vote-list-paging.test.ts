@@ -32,10 +32,10 @@ test('following next from any since returns every vote after it exactly once, in
       const t0 = rt.clock.now()
       const recorded: { id: string; createdAt: number }[] = []
       // Distinct pseudos and no address: the vote interval never refuses one of them.
-      const vote = () => recorded.push(recordVote(rt, server, `p${run}_${recorded.length}`, []).vote)
+      const vote = async () => recorded.push((await recordVote(rt, server, `p${run}_${recorded.length}`, [])).vote)
       for (const g of gaps) {
         rt.clock.advance(g)
-        vote()
+        await vote()
       }
       let since: number | undefined
       if (from.kind === 'vote' && recorded.length) since = recorded[from.index % recorded.length].createdAt + from.shift
@@ -57,7 +57,7 @@ test('following next from any since returns every vote after it exactly once, in
         // New votes arrive between pages, some in the millisecond of the last one.
         for (let i = 0; i < (arrivals[page] ?? 0); i++) {
           const v = recorded.length
-          vote()
+          await vote()
           expected.push(recorded[v])
         }
       }

@@ -1,33 +1,6 @@
 import type { Database } from 'bun:sqlite'
-import type { Edition } from '../servers/repo.ts'
-
-// Ranks are read from the month counters, never by counting votes. Rank = 1-based position among
-// listed (not hidden) servers by votes in the UTC month, descending; ties go to the server whose
-// latest vote came first, then to the older listing. A server listed after the month ended has
-// no rank in it.
-
-// 'YYYY-MM' of a time, in UTC: the month a vote counts for.
-export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7)
-export const monthStart = (month: string) => Date.parse(`${month}-01T00:00:00.000Z`)
-export function monthEnd(month: string): number {
-  const d = new Date(monthStart(month))
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
-}
-export const isMonth = (s: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(s)
-
-export interface RankedServer {
-  rank: number
-  id: string
-  slug: string
-  name: string
-  votes: number
-}
-
-export interface RankingFilter {
-  edition?: Edition
-  mode?: string
-  search?: string
-}
+import { monthEnd } from './month.ts'
+import type { RankedServer, RankingFilter, RankingRepo } from './repo.ts'
 
 const RANKED = `WITH ranked AS (
   SELECT s.num, s.id, s.slug, s.name, s.edition, coalesce(m.votes, 0) AS votes,
@@ -41,7 +14,7 @@ const FILTERED = `${RANKED}
      AND ($mode IS NULL OR EXISTS (SELECT 1 FROM server_mode sm WHERE sm.server_id = r.id AND sm.mode = $mode))
      AND ($search IS NULL OR instr(lower(r.name), $search) > 0)`
 
-export function rankingRepo(db: Database) {
+export function sqliteRankingRepo(db: Database) {
   // The total rides along with the page (one evaluation of the ranking instead of two); only a
   // page past the end needs the separate count.
   const page = db.prepare(`SELECT *, count(*) OVER () AS total FROM (${FILTERED}) ORDER BY rank LIMIT $limit OFFSET $offset`)
@@ -58,9 +31,7 @@ export function rankingRepo(db: Database) {
   })
 
   return {
-    // One page of the ranking, in rank order; `rank` is the position among all listed servers,
-    // whatever the filter.
-    page(month: string, filter: RankingFilter, limit: number, offset: number) {
+    page(month, filter, limit, offset) {
       const params = filterParams(month, filter)
       const found = page.all({ ...params, limit, offset }) as (RankedServer & { total: number })[]
       return {
@@ -68,11 +39,9 @@ export function rankingRepo(db: Database) {
         rows: found.map(({ total: _, ...row }) => row as RankedServer),
       }
     },
-    // The server's rank and votes in the month, or null when it is hidden or was not listed yet.
-    rankOf: (serverId: string, month: string) => one.get({ month, end: monthEnd(month), id: serverId }) as RankedServer | null,
-    topVoters: (serverId: string, month: string, limit = 10) => top.all(serverId, month, limit) as { pseudo: string; votes: number }[],
-    totalVotes: (serverId: string) => (total.get(serverId) as { n: number }).n,
-    monthVotes: (serverId: string, month: string) => (monthVotes.get(serverId, month) as { votes: number } | null)?.votes ?? 0,
-  }
+    rankOf: (serverId, month) => one.get({ month, end: monthEnd(month), id: serverId }) as RankedServer | null,
+    topVoters: (serverId, month, limit) => top.all(serverId, month, limit) as { pseudo: string; votes: number }[],
+    totalVotes: (serverId) => (total.get(serverId) as { n: number }).n,
+    monthVotes: (serverId, month) => (monthVotes.get(serverId, month) as { votes: number } | null)?.votes ?? 0,
+  } satisfies RankingRepo
 }
-export type RankingRepo = ReturnType<typeof rankingRepo>

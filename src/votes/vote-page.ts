@@ -3,10 +3,10 @@ import type { Config } from '../config/load.ts'
 import type { ApiError } from '../http/errors.ts'
 import type { Server } from '../servers/repo.ts'
 import { BEDROCK_PSEUDO, JAVA_PSEUDO } from '../servers/pseudo.ts'
-import { formatUtc } from './format.ts'
-import { html } from './html.ts'
-import { renderLayout } from './layout.ts'
-import { editionLabel } from './ranking-page.ts'
+import { formatUtc } from '../pages/format.ts'
+import { html } from '../pages/html.ts'
+import { renderLayout } from '../pages/layout.ts'
+import { editionLabel } from '../pages/ranking-page.ts'
 
 export interface VotePageState {
   pseudo: string // pre-filled
@@ -14,7 +14,7 @@ export interface VotePageState {
   voted?: { pseudo: string; createdAt: number } // the vote just recorded
 }
 
-// The server's own rules (src/votes/pseudo.ts) as HTML patterns (implicitly anchored; the length
+// The server's own rules (src/servers/pseudo.ts) as HTML patterns (implicitly anchored; the length
 // is minlength/maxlength), so a browser catches a typo before sending.
 const unanchored = (r: RegExp) => r.source.replace(/^\^|\$$/g, '')
 const PATTERN = { java: unanchored(JAVA_PSEUDO), bedrock: unanchored(BEDROCK_PSEUDO) }
