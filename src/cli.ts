@@ -18,6 +18,7 @@ import { createLogger } from './log.ts'
 import { systemLookup, type Lookup } from './net/guard.ts'
 import { openStore, type StoreRuntime } from './runtime.ts'
 import { serveSite, StartError } from './serve.ts'
+import type { Edition } from './servers/schema.ts'
 import { createServer } from './servers/service.ts'
 import { createSite } from './site.ts'
 import { VERSION } from './version.ts'
@@ -143,7 +144,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const owner = required(values, 'owner')
     const input = {
       name: required(values, 'name'), host: required(values, 'host'), port: integer(values.port as string | undefined, 'port'),
-      edition: values.edition as 'java' | 'bedrock' | undefined, slug: values.slug as string | undefined,
+      edition: values.edition as Edition | undefined, slug: values.slug as string | undefined,
     }
     const { num: _num, ...server } = await withStore(values, io, async (rt) => {
       const user = await rt.store.users.byEmail(owner)
@@ -161,7 +162,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const created = await withStore(values, io, async (rt) => {
       const server = await rt.store.servers.bySlug(slug)
       if (!server) throw new ApiError(404, 'NOT_FOUND', `no server with the slug ${slug}`)
-      return createKey(rt.store.keys, rt.clock, server.id, (values.name as string | undefined) ?? 'command line')
+      return createKey(rt, server.id, (values.name as string | undefined) ?? 'command line')
     })
     io.out(created.key)
     return EXIT.ok

@@ -26,7 +26,7 @@ export async function openStore(config: Config, opts: RuntimeOptions = {}): Prom
   const clock = opts.clock ?? systemClock
   const { store, migrated } = openSqliteStore(config.database.path, clock.now())
   try {
-    return storeRuntime(config, store, migrated, await store.settings.get('secret'), opts)
+    return storeRuntime({ config, store, migrated, secret: await store.settings.get('secret') }, opts)
   } catch (e) {
     store.close()
     throw e
@@ -34,7 +34,8 @@ export async function openStore(config: Config, opts: RuntimeOptions = {}): Prom
 }
 
 // The runtime of an opened store, given its secret (hex, as the settings keep it).
-export function storeRuntime<S extends Store>(config: Config, store: S, migrated: string[], secret: string | null, opts: RuntimeOptions = {}): StoreRuntime<S> {
+export function storeRuntime<S extends Store>(opened: { config: Config; store: S; migrated: string[]; secret: string | null }, opts: RuntimeOptions = {}): StoreRuntime<S> {
+  const { config, store, migrated, secret } = opened
   if (!secret) throw new Error('the database has no site secret: its first migration did not run')
   return {
     config,

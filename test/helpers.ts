@@ -58,7 +58,7 @@ export function sqliteSite(config: Config, opts: { clock?: ManualClock; log?: Lo
   const db = openDatabase(config.database.path)
   const migrated = migrate(db, undefined, (opts.clock ?? Date).now())
   const store = sqliteStore(db)
-  return { ...createSite(storeRuntime(config, store, migrated, store.settings.get('secret'), opts), { lookup: opts.lookup }), db }
+  return { ...createSite(storeRuntime({ config, store, migrated, secret: store.settings.get('secret') }, opts), { lookup: opts.lookup }), db }
 }
 
 // A migrated site on a temp database, with a manual clock, a collecting logger and the test
@@ -92,7 +92,7 @@ export function call(app: App, method: string, path: string, opts: { body?: unkn
 export async function seedServer(rt: Site, server: Partial<ServerCreate> = {}, email = 'owner@example.com') {
   const owner = (await rt.store.users.byEmail(email)) ?? (await createUser(rt, { email, password: 'correct horse battery' }))
   const created = await createServer({ ...rt, lookup: testLookup }, owner.id, { name: 'Emerald Valley', host: 'play.example.com', ...server })
-  const key = await createKey(rt.store.keys, rt.clock, created.id, 'test')
+  const key = await createKey(rt, created.id, 'test')
   return { owner, server: created, key: key.key }
 }
 

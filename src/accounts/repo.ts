@@ -29,7 +29,7 @@ export interface SessionRow {
 }
 
 export interface SessionsRepo {
-  insert(id: string, userId: string, createdAt: number, expiresAt: number): Awaitable<void>
+  insert(s: SessionRow & { createdAt: number }): Awaitable<void>
   // The session if it is neither revoked nor expired.
   active(id: string, now: number): Awaitable<SessionRow | null>
   revoke(id: string, at: number): Awaitable<boolean>

@@ -32,7 +32,7 @@ export async function startSession(deps: SessionDeps, userId: string): Promise<{
   const now = deps.clock.now()
   const sid = newId()
   const expiresAt = now + SESSION_TTL_MS
-  await deps.store.sessions.insert(sid, userId, now, expiresAt)
+  await deps.store.sessions.insert({ id: sid, userId, createdAt: now, expiresAt })
   const token = await new SignJWT({ sid })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)

@@ -32,7 +32,7 @@ export function sqliteSessionsRepo(db: Database) {
   const revokeUser = db.prepare('UPDATE session SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL')
   const purge = db.prepare('DELETE FROM session WHERE expires_at <= ?')
   return {
-    insert: (id, userId, createdAt, expiresAt) => { insert.run(id, userId, createdAt, expiresAt) },
+    insert: (s) => { insert.run(s.id, s.userId, s.createdAt, s.expiresAt) },
     active: (id, now) => active.get(id, now) as SessionRow | null,
     revoke: (id, at) => revoke.run(at, id).changes > 0,
     revokeAllOf: (userId, at) => revokeUser.run(at, userId).changes,

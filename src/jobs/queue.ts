@@ -68,7 +68,8 @@ export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: 
       for (;;) {
         const room = stopping ? 0 : concurrency - running.size
         if (room > 0) {
-          const claimed = await jobs.claim(kinds, clock.now(), clock.now() + leaseMs, room)
+          const now = clock.now()
+          const claimed = await jobs.claim({ kinds, now, leaseUntil: now + leaseMs, limit: room })
           for (const job of claimed) {
             ran++
             const p: Promise<void> = runOne(job).finally(() => { running.delete(p); inFlight.delete(p) })

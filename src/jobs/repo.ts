@@ -27,9 +27,9 @@ export interface JobCounts {
 export interface JobsRepo {
   // Returns the job's id.
   enqueue(job: NewJob, at: number): Awaitable<number>
-  // Leases up to `limit` due jobs of these kinds until `leaseUntil`, oldest first, counting an
-  // attempt for each.
-  claim(kinds: readonly string[], now: number, leaseUntil: number, limit: number): Awaitable<Job[]>
+  // Leases up to `limit` jobs of these kinds due at `now` until `leaseUntil`, oldest first,
+  // counting an attempt for each.
+  claim(c: { kinds: readonly string[]; now: number; leaseUntil: number; limit: number }): Awaitable<Job[]>
   remove(id: number): Awaitable<void>
   // Runs the job again at `runAt`, its lease dropped.
   reschedule(id: number, runAt: number, error: string | null): Awaitable<void>

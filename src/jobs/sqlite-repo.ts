@@ -33,12 +33,12 @@ export function sqliteJobsRepo(db: Database) {
       if (runAt <= at) due()
       return id
     },
-    claim(list, now, leaseUntil, limit) {
-      if (list !== kinds) {
-        kinds = list
-        kindsJson = JSON.stringify(list)
+    claim(c) {
+      if (c.kinds !== kinds) {
+        kinds = c.kinds
+        kindsJson = JSON.stringify(c.kinds)
       }
-      const rows = claim.all(leaseUntil, now, kindsJson, limit) as (Omit<Job, 'payload'> & { payload: string })[]
+      const rows = claim.all(c.leaseUntil, c.now, kindsJson, c.limit) as (Omit<Job, 'payload'> & { payload: string })[]
       // RETURNING gives no order: oldest first, as the queue promises.
       return rows.sort((a, b) => a.runAt - b.runAt || a.id - b.id).map((r): Job => ({ ...r, payload: JSON.parse(r.payload) }))
     },

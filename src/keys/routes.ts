@@ -20,7 +20,7 @@ const tags = ['Owner: API keys']
 
 // API keys of a server for the verification API: several per server, each shown once.
 export function keyRoutes(deps: KeyRoutesDeps) {
-  const { store, clock } = deps
+  const { store } = deps
   const serverOf = async (user: { id: string; isAdmin: boolean }, slug: string) => (await ownedServer(store.servers, user, slug)).id
   return new Elysia({ name: 'keys.routes' })
     .use(ownerAuth(deps))
@@ -33,7 +33,7 @@ export function keyRoutes(deps: KeyRoutesDeps) {
       detail: { summary: 'API keys of a server', tags, description: 'The active keys, oldest first, by their prefix (the key itself is never shown again), with creation and last-use times.' },
     })
     .post('/api/v1/me/servers/:slug/keys', async ({ user, params, body, set }) => {
-      const created = await createKey(store.keys, clock, await serverOf(user, params.slug), body?.name)
+      const created = await createKey(deps, await serverOf(user, params.slug), body?.name)
       set.status = 201
       return { ok: true as const, ...created }
     }, {
@@ -42,7 +42,7 @@ export function keyRoutes(deps: KeyRoutesDeps) {
       detail: { summary: 'Create an API key', tags, description: 'Answers `201 {"ok":true,"key":"vlk_…","id":"…","prefix":"vlk_abcd"}`. The key (192 random bits) is shown in this answer only; the site keeps its SHA-256. Optional body `{"name": "…"}` (at most 64 characters) to tell keys apart.' },
     })
     .delete('/api/v1/me/servers/:slug/keys/:id', async ({ user, params }) => {
-      await revokeKey(store.keys, clock, await serverOf(user, params.slug), params.id)
+      await revokeKey(deps, await serverOf(user, params.slug), params.id)
       // The verification API caches live keys: drop it so it is refused from the next request on.
       deps.keyCache.forgetKey(params.id)
       return { ok: true as const }

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { monthOf } from '../servers/month.ts'
 import type { RankingFilter, RankingRepo, ServersRepo, ServerStatus } from '../servers/repo.ts'
+import { EDITIONS } from '../servers/schema.ts'
 import { formatCount, formatMonth, shiftMonth } from './format.ts'
 import { html, type Html } from './html.ts'
 import { renderLayout } from './layout.ts'
@@ -78,7 +79,7 @@ ${rows.map((r, i) => html`<tr>
   <div class="field"><label for="search">Server name</label><input id="search" name="search" type="search" maxlength="${SEARCH_MAX}" value="${filter.search ?? ''}" placeholder="e.g. valley"></div>
   <div class="field"><label for="edition">Edition</label><select id="edition" name="edition">
     <option value="">All editions</option>
-    ${(['java', 'bedrock'] as const).map((e) => html`<option value="${e}"${filter.edition === e ? html` selected` : ''}>${editionLabel(e)}</option>`)}
+    ${EDITIONS.map((e) => html`<option value="${e}"${filter.edition === e ? html` selected` : ''}>${editionLabel(e)}</option>`)}
   </select></div>
   <div class="field"><label for="mode">Game mode</label><select id="mode" name="mode">
     <option value="">All modes</option>

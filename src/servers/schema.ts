@@ -11,6 +11,7 @@ export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/
 export const editionSchema = (options?: SchemaOptions) => t.Union([t.Literal('java'), t.Literal('bedrock')], options)
 const EditionValue = editionSchema()
 export type Edition = typeof EditionValue.static
+export const EDITIONS: readonly Edition[] = ['java', 'bedrock']
 
 export const ServerFields = {
   name: t.String({ minLength: 1, maxLength: 64, error: 'name must be 1 to 64 characters long', examples: ['Emerald Valley'] }),

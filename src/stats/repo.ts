@@ -35,7 +35,7 @@ export interface StatsRepo {
   // deleted meanwhile or this round was already recorded for it (the rollups count it once).
   recordMeasurement(t: number, m: Measurement): Awaitable<boolean>
   // One round of one global scope: `players` summed over `servers` measurements, `up` of them up.
-  recordGlobal(scope: string, t: number, players: number, servers: number, up: number): Awaitable<void>
+  recordGlobal(scope: string, t: number, sum: { players: number; servers: number; up: number }): Awaitable<void>
   serverSeries(serverNum: number): Series
   globalSeries(scope: string): Series
   // Share of measurements after `since` that succeeded; null when there was none.

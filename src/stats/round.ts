@@ -83,7 +83,7 @@ export function* recordRound(tx: StatsTx, t: number, targets: PingTarget[], meas
       scopes.set(scope, s)
     }
   }
-  for (const [scope, s] of scopes) yield* use(tx.stats.recordGlobal(scope, t, s.players, s.servers, s.up))
+  for (const [scope, sum] of scopes) yield* use(tx.stats.recordGlobal(scope, t, sum))
 }
 
 // One round over every listed server. Its measurements are stamped with the round's start (the

@@ -81,7 +81,7 @@ export function sqliteStatsRepo(db: Database) {
       return true
     },
 
-    recordGlobal(scope, t, players, servers, up) {
+    recordGlobal(scope, t, { players, servers, up }) {
       if (insertGlobal.run(scope, t, players, servers, up).changes === 0) return
       bumpGlobalHourly.run({ scope, t: t - (t % HOUR), servers, up, v: players })
       const day = t - (t % DAY)

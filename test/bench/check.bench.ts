@@ -30,7 +30,7 @@ const owner = await createUser(rt, { email: 'bench@example.com', password: 'corr
 const servers = await Promise.all(Array.from({ length: SERVERS }, (_, i) => createServer(rt, owner.id, { name: `Bench ${i}`, host: 'play.example.com', slug: `bench-${i}` })))
 const target = servers[0]
 const KEYS = 4
-const keys = await Promise.all(Array.from({ length: KEYS }, async () => (await createKey(rt.store.keys, rt.clock, target.id)).key))
+const keys = await Promise.all(Array.from({ length: KEYS }, async () => (await createKey(rt, target.id)).key))
 const key = keys[0]
 
 // Votes over the last 7 days, spread over the servers; every pseudo of the target voted in the

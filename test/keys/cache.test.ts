@@ -34,7 +34,7 @@ describe('API key cache', () => {
 
   test('a key revoked behind the cache\'s back (the command line, another process) is refused within one second', async () => {
     const s = await setup()
-    const k = await createKey(s.rt.store.keys, s.rt.clock, s.server.id)
+    const k = await createKey(s.rt, s.server.id)
     expect(await s.status(k.key)).toBe(200)
     const checkedAt = s.rt.clock.now()
     s.rt.clock.advance(10)
@@ -49,7 +49,7 @@ describe('API key cache', () => {
 
   test('forgetKey (what the revoke route calls) refuses the key from the next request on', async () => {
     const s = await setup()
-    const k = await createKey(s.rt.store.keys, s.rt.clock, s.server.id)
+    const k = await createKey(s.rt, s.server.id)
     expect(await s.status(k.key)).toBe(200)
     s.rt.store.keys.revoke(k.id, s.server.id, s.rt.clock.now())
     s.rt.keyCache.forgetKey(k.id)
@@ -70,7 +70,7 @@ describe('API key cache', () => {
     for (let i = 0; i < 20; i++) expect(await s.status('vlk_wrong')).toBe(401)
     expect(s.lookups()).toBe(1)
     // A key created meanwhile is found (its secret was never looked up before).
-    const k = await createKey(s.rt.store.keys, s.rt.clock, s.server.id)
+    const k = await createKey(s.rt, s.server.id)
     expect(await s.status(k.key)).toBe(200)
   })
 

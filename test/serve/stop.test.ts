@@ -116,7 +116,7 @@ describe('graceful stop', () => {
     const seed = sqliteSite(loadConfig(config), { log: memoryLogger() })
     const owner = await createUser(seed, { email: 'owner@example.com', password: 'correct horse battery' })
     const server = await createServer(seed, owner.id, { name: 'Valley', host: '8.8.8.8' })
-    const { id: keyId, key } = await createKey(seed.store.keys, seed.clock, server.id)
+    const { id: keyId, key } = await createKey(seed, server.id)
     seed.db.close()
 
     const child = spawnChild([process.execPath, mainScript, 'serve', '--config', config])

@@ -167,7 +167,7 @@ describe('my servers', () => {
     const { rt, alice } = await setup()
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
     const server = rt.store.servers.bySlug('alpha')!
-    const { key } = await createKey(rt.store.keys, rt.clock, server.id)
+    const { key } = await createKey(rt, server.id)
     await recordVote(rt, server, 'Steve', ['203.0.113.5'])
     expect(await json(await alice('DELETE', '/api/v1/me/servers/alpha'))).toEqual({ status: 200, body: { ok: true } })
     expect(rt.store.servers.bySlug('alpha')).toBeNull()

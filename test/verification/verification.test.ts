@@ -280,7 +280,7 @@ describe('the API key', () => {
 
   test('several placements must agree: equal ones pass, different ones are 400', async () => {
     const s = await setup()
-    const other = (await createKey(s.rt.store.keys, s.rt.clock, s.server.id)).key
+    const other = (await createKey(s.rt, s.server.id)).key
     const ok = await s.get(`/api/v1/votes/check?pseudo=Steve&key=${s.key}`, { 'X-Api-Key': s.key, Authorization: `Bearer ${s.key}` })
     expect(ok.status).toBe(200)
     const conflicts: [string, Record<string, string>][] = [
@@ -308,7 +308,7 @@ describe('the API key', () => {
     // 401 comes before the parameters are looked at.
     await expectError(await s.get('/api/v1/votes/check?window=0', {}), 401, 'MISSING_KEY')
 
-    const revoked = await createKey(s.rt.store.keys, s.rt.clock, s.server.id)
+    const revoked = await createKey(s.rt, s.server.id)
     s.rt.store.keys.revoke(revoked.id, s.server.id, s.rt.clock.now())
     await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { 'X-Api-Key': revoked.key }), 401, 'INVALID_KEY')
 
@@ -347,7 +347,7 @@ describe('rate limit per key', () => {
     expect([text.status, text.headers.get('content-type'), text.headers.get('retry-after')]).toEqual([429, 'text/plain; charset=utf-8', '40'])
     expect(await text.text()).toStartWith('RATE_LIMITED: ')
     // Another key has its own quota; the first one is back once the window has moved on.
-    const second = (await createKey(s.rt.store.keys, s.rt.clock, s.server.id)).key
+    const second = (await createKey(s.rt, s.server.id)).key
     expect((await s.get('/api/v1/server', { 'X-Api-Key': second })).status).toBe(200)
     s.rt.clock.advance(40_000)
     const again = await s.get('/api/v1/server')
