@@ -4,7 +4,7 @@ import { registerSessionWork } from './accounts/session.ts'
 import { registerCaptchaWork } from './captcha/service.ts'
 import { registerDeliveryWork } from './deliveries/attempt.ts'
 import { createDeliveryGate } from './deliveries/gate.ts'
-import { registerLimiterSweep, SlidingWindowLimiter } from './http/rate-limit.ts'
+import { SlidingWindowLimiter } from './http/rate-limit.ts'
 import { createJobQueue, registerQueueDrain } from './jobs/queue.ts'
 import { createScheduler } from './jobs/scheduler.ts'
 import { createKeyCache, registerKeyWork } from './keys/cache.ts'
@@ -50,7 +50,10 @@ export type Site<S extends Store = Store> = ReturnType<typeof createSite<S>>
 export function registerSiteWork(site: Site): void {
   registerQueueDrain(site.scheduler, site.queue)
   registerDeliveryWork(site.queue, site)
-  registerLimiterSweep(site.scheduler, Object.values(site.limits))
+  // Every limiter of the site forgets its idle keys once a minute.
+  site.scheduler.every('limits.sweep', 60_000, (now) => {
+    for (const limiter of Object.values(site.limits)) limiter.sweep(now)
+  })
   registerKeyWork(site.scheduler, site.keyCache)
   registerSessionWork(site.scheduler, site)
   registerStatsWork(site.scheduler, site)

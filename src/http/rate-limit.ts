@@ -1,4 +1,3 @@
-import type { Scheduler } from '../jobs/scheduler.ts'
 import { ApiError } from './errors.ts'
 
 // An exact sliding-window limiter: per key, a ring of the times of the last `limit` allowed
@@ -104,11 +103,4 @@ export function enforceRateLimit(limiter: SlidingWindowLimiter, key: string, now
       { ...headers, 'Retry-After': String(d.retryAfterSeconds) })
   }
   return headers
-}
-
-// Every limiter of the site forgets its idle keys once a minute.
-export function registerLimiterSweep(scheduler: Scheduler, limiters: Iterable<SlidingWindowLimiter>): void {
-  scheduler.every('limits.sweep', 60_000, (now) => {
-    for (const limiter of limiters) limiter.sweep(now)
-  })
 }
