@@ -11,7 +11,8 @@ export interface VoteEvent {
   monthlyVotes: number
 }
 
-export interface Delivery {
+// A delivery as recorded with its vote (or its test).
+export interface NewDelivery {
   id: string
   serverId: string
   voteId: string | null
@@ -19,6 +20,10 @@ export interface Delivery {
   test: boolean
   pseudo: string
   payload: VoteEvent
+  at: number
+}
+
+export interface Delivery extends Omit<NewDelivery, 'at'> {
   status: DeliveryStatus
   attempts: number
   seriesStart: number // the first attempt of the current series (1, or where a redeliver began)
@@ -56,17 +61,6 @@ export interface AttemptEnd {
   httpStatus: number | null
   durationMs: number
   nextAttemptAt: number | null
-}
-
-export interface NewDelivery {
-  id: string
-  serverId: string
-  voteId: string | null
-  channel: Channel
-  test: boolean
-  pseudo: string
-  payload: VoteEvent
-  at: number
 }
 
 export interface DeliveriesRepo {
