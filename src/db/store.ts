@@ -21,8 +21,9 @@ export function* use<T>(value: Awaitable<T>): Generator<Awaitable<T>, T, T> {
 
 export interface WriteOptions {
   // The write may share its commit with the writes of other requests arriving at the same moment
-  // (on SQLite, the votes' group commit). Such a script must refuse, by throwing, before it
-  // changes anything, and must change data only through INSERT, UPDATE and DELETE.
+  // (on SQLite, the votes' group commit). Such a script refuses, by throwing, before it changes
+  // anything (one that throws later has the whole group run again), changes data only through
+  // INSERT, UPDATE and DELETE, and may be run again from the start after a rollback.
   shared?: boolean
 }
 

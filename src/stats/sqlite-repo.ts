@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { DAY, HOUR, type Measurement, type RawRow, type RollupRow, type Series, type StatsRepo } from './repo.ts'
+import { DAY, HOUR, type RawRow, type RollupRow, type Series, type StatsRepo } from './repo.ts'
 import { addValue, encodeHistogram, mergeEncoded, type Histogram } from './sketch.ts'
 
 export function sqliteStatsRepo(db: Database) {
