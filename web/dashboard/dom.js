@@ -82,28 +82,6 @@ export function timeElement(iso, { short = false, withRelative = false } = {}) {
   return h('time', { datetime: iso, title: formatTime(iso) }, withRelative ? `${written} (${relativeTime(iso)})` : written)
 }
 
-const NARROW = window.matchMedia('(max-width: 47.99rem)')
-
-// A table that stays a table while it fits its box and becomes one card per row when it does
-// not (a phone, a long error text): never a page that scrolls sideways. Call `refit()` after
-// changing its rows.
-export function fittedTable(table) {
-  const box = h('div', { class: 'table-fit' }, table)
-  let width = -1
-  const refit = () => {
-    table.classList.remove('as-cards')
-    if (NARROW.matches || table.scrollWidth > box.clientWidth + 1) table.classList.add('as-cards')
-  }
-  // Only a change of width matters (a height change is the table's own doing).
-  new ResizeObserver(() => {
-    if (box.clientWidth === width) return
-    width = box.clientWidth
-    refit()
-  }).observe(box)
-  box.refit = refit
-  return box
-}
-
 export const formatDuration = (ms) => (ms === null || ms === undefined ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`)
 
 export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`

@@ -1,10 +1,10 @@
 // API keys of the verification API (shown once at creation, listed by their prefix, revoked at
 // once), and ready-to-copy calls of check and claim with the owner's key.
 import { del, get, post, serverPath } from './api.js'
-import { announce, fittedTable, h, newId, replace, timeElement } from './dom.js'
+import { announce, h, newId, replace, timeElement } from './dom.js'
 import { copyField } from './copy.js'
 import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
-import { cell } from './view-servers.js'
+import { cell, dataTable } from './table.js'
 
 const PLACEHOLDER = 'YOUR_API_KEY'
 
@@ -32,9 +32,7 @@ export async function keysSection(server) {
   async function load() {
     const { keys } = await get(serverPath(server.slug, '/keys'))
     if (!keys.length) return replace(list, h('p', { class: 'muted' }, 'No API key yet.'))
-    replace(list, fittedTable(h('table', { class: 'table' },
-      h('caption', { class: 'visually-hidden' }, 'Active API keys'),
-      h('thead', null, h('tr', null, ['Key', 'Name', 'Created', 'Last used', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    replace(list, dataTable('Active API keys', ['Key', 'Name', 'Created', 'Last used', ''],
       h('tbody', null, keys.map((k) => h('tr', { dataset: { keyId: k.id } },
         cell('Key', h('code', null, `${k.prefix}…`)),
         cell('Name', k.name || h('span', { class: 'muted' }, '—')),
@@ -48,7 +46,7 @@ export async function keysSection(server) {
           className: 'button-small button-danger',
           ariaLabel: `Revoke the key ${k.prefix}…${k.name ? ` (${k.name})` : ''}`,
           confirmText: `Revoke the key ${k.prefix}…? Plugins using it are refused from now on.`,
-        }))))))))
+        })))))))
   }
 
   const form = onSubmit(h('form', { class: 'inline-fields' },

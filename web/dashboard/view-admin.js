@@ -1,13 +1,11 @@
 // Administrators: every account, and every server of the site with hide / show and delete.
 import { del, get, patch, serverPath } from './api.js'
-import { announce, fittedTable, formatDay, h, plural, replace } from './dom.js'
+import { announce, formatDay, h, plural, replace } from './dom.js'
 import { actionButton } from './forms.js'
-import { cell, playersCell, rankText, serverHref } from './view-servers.js'
+import { playersCell, rankText, serverHref } from './server-summary.js'
+import { cell, dataTable } from './table.js'
 
-const table = (caption, headers, rows) => h('div', { class: 'card table-card' }, fittedTable(h('table', { class: 'table' },
-  h('caption', { class: 'visually-hidden' }, caption),
-  h('thead', null, h('tr', null, headers.map(([label, num]) => h('th', { scope: 'col', class: num ? 'num' : null }, label)))),
-  h('tbody', null, rows))))
+const table = (caption, headers, rows) => h('div', { class: 'card table-card' }, dataTable(caption, headers, h('tbody', null, rows)))
 
 export async function renderAdminUsers(ctx, el) {
   ctx.setTitle('Users')
@@ -15,7 +13,7 @@ export async function renderAdminUsers(ctx, el) {
   replace(el,
     h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'Users')),
     h('p', { class: 'muted' }, `${plural(users.length, 'account')}. New accounts sign up on the dashboard (when registration is open) or are added with `, h('code', null, 'votelist user add'), '.'),
-    table('Every account', [['E-mail address'], ['Role'], ['Servers', true], ['Created']], users.map((u) => h('tr', null,
+    table('Every account', ['E-mail address', 'Role', ['Servers', true], 'Created'], users.map((u) => h('tr', null,
       cell('E-mail address', u.email, { class: 'cell-main' }),
       cell('Role', u.isAdmin ? h('span', { class: 'pill pill-admin' }, 'Administrator') : 'Owner'),
       cell('Servers', String(u.servers), { class: 'num' }),
@@ -57,6 +55,6 @@ export async function renderAdminServers(ctx, el) {
   replace(el,
     h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'All servers')),
     h('p', { class: 'muted' }, `${plural(servers.length, 'server')}, hidden ones included. Hiding takes a server out of the ranking and its public pages without deleting anything.`),
-    servers.length ? table('Every server of the site', [['Server'], ['Owner'], ['Rank', true], ['Votes this month', true], ['Players online', true], ['State'], ['Actions']], rows)
+    servers.length ? table('Every server of the site', ['Server', 'Owner', ['Rank', true], ['Votes this month', true], ['Players online', true], 'State', 'Actions'], rows)
       : h('p', { class: 'card muted' }, 'No server is listed yet.'))
 }

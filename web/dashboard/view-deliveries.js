@@ -1,11 +1,11 @@
 // The Deliveries tab: one row per attempt (newest first), filters by channel and outcome, paging,
 // Redeliver, and a refresh every few seconds while the tab is open and the page visible.
 import { get, post, serverPath } from './api.js'
-import { announce, fittedTable, formatDuration, formatTime, h, relativeTime, replace, timeElement } from './dom.js'
+import { announce, formatDuration, formatTime, h, relativeTime, replace, timeElement } from './dom.js'
 import { CHANNEL_NAMES, OUTCOMES, failureLabel } from './explain.js'
 import { actionButton, field } from './forms.js'
 import { testPanel } from './test-panel.js'
-import { cell } from './view-servers.js'
+import { cell, dataTable } from './table.js'
 
 const PAGE_SIZE = 25
 const REFRESH_MS = 3000
@@ -39,11 +39,8 @@ export async function renderDeliveriesTab(ctx, el, server) {
   let stopped = false
 
   const tbody = h('tbody')
-  const table = fittedTable(h('table', { class: 'table deliveries' },
-    h('caption', { class: 'visually-hidden' }, 'Delivery attempts, newest first'),
-    h('thead', null, h('tr', null, ['Time (UTC)', 'Channel', 'Kind', 'Pseudo', 'Attempt', 'Outcome', 'Error or status', 'Duration', 'Next attempt', '']
-      .map((t) => h('th', { scope: 'col', class: t === 'Duration' ? 'num' : null }, t)))),
-    tbody))
+  const table = dataTable('Delivery attempts, newest first',
+    ['Time (UTC)', 'Channel', 'Kind', 'Pseudo', 'Attempt', 'Outcome', 'Error or status', ['Duration', true], 'Next attempt', ''], tbody, 'table deliveries')
   const empty = h('p', { class: 'muted empty', hidden: true })
   const pager = h('div', { class: 'pager' })
   const updated = h('p', { class: 'muted small refresh-note' })

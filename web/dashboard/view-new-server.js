@@ -1,7 +1,7 @@
 // Adding a server; then straight to its "API and webhooks" tab, where rewards are set up.
 import { announce, h, replace } from './dom.js'
 import { serverForm } from './server-form.js'
-import { serverHref } from './view-servers.js'
+import { serverHref } from './server-summary.js'
 
 export function renderNewServer(ctx, el) {
   ctx.setTitle('Add a server')

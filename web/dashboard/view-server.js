@@ -7,7 +7,7 @@ import { actionButton } from './forms.js'
 import { serverForm } from './server-form.js'
 import { renderApiTab } from './view-api.js'
 import { renderDeliveriesTab } from './view-deliveries.js'
-import { playersCell, rankText, serverHref } from './view-servers.js'
+import { playersCell, rankText, serverHref } from './server-summary.js'
 
 const TABS = [['overview', 'Overview', ''], ['api', 'API and webhooks', 'api'], ['deliveries', 'Deliveries', 'deliveries']]
 
