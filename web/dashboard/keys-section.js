@@ -5,11 +5,16 @@ import { announce, h, newId, replace, timeElement } from './dom.js'
 import { copyField } from './copy.js'
 import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
 import { cell, dataTable } from './table.js'
+/** @import { CreatedKeyAnswer, KeysAnswer, Server } from '../types/api' */
 
 const PLACEHOLDER = 'YOUR_API_KEY'
 
-export const siteBase = (server) => server.voteUrl.slice(0, server.voteUrl.indexOf('/serveur/'))
+export const siteBase = (/** @type {Server} */ server) => server.voteUrl.slice(0, server.voteUrl.indexOf('/serveur/'))
 
+/**
+ * @param {Server} server
+ * @param {string | null} key the key just created, else a placeholder is shown
+ */
 function examples(server, key) {
   const base = siteBase(server)
   const shown = key ?? PLACEHOLDER
@@ -24,13 +29,14 @@ function examples(server, key) {
   ]
 }
 
+/** @param {Server} server */
 export async function keysSection(server) {
   const list = h('div', { class: 'keys-list' })
   const fresh = h('div', { class: 'new-key', 'aria-live': 'polite' })
   const calls = h('div', { class: 'examples' }, examples(server, null))
 
   async function load() {
-    const { keys } = await get(serverPath(server.slug, '/keys'))
+    const { keys } = /** @type {KeysAnswer} */ (await get(serverPath(server.slug, '/keys')))
     if (!keys.length) return replace(list, h('p', { class: 'muted' }, 'No API key yet.'))
     replace(list, dataTable('Active API keys', ['Key', 'Name', 'Created', 'Last used', ''],
       h('tbody', null, keys.map((k) => h('tr', { dataset: { keyId: k.id } },
@@ -54,7 +60,7 @@ export async function keysSection(server) {
     field({ name: 'name', label: 'Name of the new key', optional: true, placeholder: 'lobby plugin', hint: 'To tell keys apart, e.g. where it is used.' }),
     h('button', { type: 'submit', class: 'button button-primary' }, 'Create a key')), async (f) => {
     const name = valueOf(f, 'name')
-    const created = await post(serverPath(server.slug, '/keys'), name ? { name } : {})
+    const created = /** @type {CreatedKeyAnswer} */ (await post(serverPath(server.slug, '/keys'), name ? { name } : {}))
     f.reset()
     const warning = newId('key-warning')
     replace(fresh, h('div', { class: 'notice notice-success' },

@@ -4,12 +4,23 @@ import { announce, formatDay, h, plural, replace } from './dom.js'
 import { actionButton } from './forms.js'
 import { playersCell, rankText, serverHref } from './server-summary.js'
 import { cell, dataTable } from './table.js'
+/** @import { Ctx } from './app.js' */
+/** @import { AdminServersAnswer, AdminUsersAnswer } from '../types/api' */
 
+/**
+ * @param {string} caption
+ * @param {Array<string | [string, boolean]>} headers
+ * @param {HTMLTableRowElement[]} rows
+ */
 const table = (caption, headers, rows) => h('div', { class: 'card table-card' }, dataTable(caption, headers, h('tbody', null, rows)))
 
+/**
+ * @param {Ctx} ctx
+ * @param {HTMLElement} el
+ */
 export async function renderAdminUsers(ctx, el) {
   ctx.setTitle('Users')
-  const { users } = await get('/api/v1/admin/users')
+  const { users } = /** @type {AdminUsersAnswer} */ (await get('/api/v1/admin/users'))
   replace(el,
     h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'Users')),
     h('p', { class: 'muted' }, `${plural(users.length, 'account')}. New accounts sign up on the dashboard (when registration is open) or are added with `, h('code', null, 'votelist user add'), '.'),
@@ -20,13 +31,18 @@ export async function renderAdminUsers(ctx, el) {
       cell('Created', formatDay(u.createdAt))))))
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {HTMLElement} el
+ */
 export async function renderAdminServers(ctx, el) {
   ctx.setTitle('All servers')
-  const { servers } = await get('/api/v1/admin/servers')
+  const { servers } = /** @type {AdminServersAnswer} */ (await get('/api/v1/admin/servers'))
   // After an action the list is drawn again; the focus goes back to that server's row.
-  const reload = async (slug) => {
+  const reload = async (/** @type {string} */ slug) => {
     await renderAdminServers(ctx, el)
-    el.querySelector(`tr[data-slug="${CSS.escape(slug)}"] button`)?.focus()
+    const button = el.querySelector(`tr[data-slug="${CSS.escape(slug)}"] button`)
+    if (button instanceof HTMLElement) button.focus()
   }
   const rows = servers.map((s) => h('tr', { dataset: { slug: s.slug } },
     cell('Server', [

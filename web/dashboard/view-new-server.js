@@ -2,7 +2,12 @@
 import { announce, h, replace } from './dom.js'
 import { serverForm } from './server-form.js'
 import { serverHref } from './server-summary.js'
+/** @import { Ctx } from './app.js' */
 
+/**
+ * @param {Ctx} ctx
+ * @param {HTMLElement} el
+ */
 export function renderNewServer(ctx, el) {
   ctx.setTitle('Add a server')
   const form = serverForm(ctx, {

@@ -4,10 +4,16 @@ import { get } from './api.js'
 import { h, plural, replace } from './dom.js'
 import { playersCell, rankText, serverHref } from './server-summary.js'
 import { cell, dataTable } from './table.js'
+/** @import { Ctx } from './app.js' */
+/** @import { ServersAnswer } from '../types/api' */
 
+/**
+ * @param {Ctx} ctx
+ * @param {HTMLElement} el
+ */
 export async function renderServers(ctx, el) {
   ctx.setTitle('My servers')
-  const { servers } = await get('/api/v1/me/servers')
+  const { servers } = /** @type {ServersAnswer} */ (await get('/api/v1/me/servers'))
   const header = h('div', { class: 'page-header' },
     h('h1', { tabindex: '-1' }, 'My servers'),
     h('a', { class: 'button button-primary', href: '/dashboard/servers/new' }, 'Add a server'))
