@@ -13,7 +13,7 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/
 
 export function checkEmail(email: string): string {
   const e = email.trim()
-  if (e.length > 254 || !EMAIL.test(e)) throw invalidParameter('email must be a valid e-mail address')
+  if (e.length > 254 || !EMAIL.test(e)) throw invalidParameter('email must be a valid e-mail address', 'email')
   return e
 }
 
@@ -23,8 +23,8 @@ const BLANK = /^[\s\p{Default_Ignorable_Code_Point}]*$/u
 
 // Every place a password is set (sign-up, the command line) goes through here.
 export function checkPassword(password: string): void {
-  if (password.length < 8 || password.length > 256) throw invalidParameter('password must be 8 to 256 characters long')
-  if (BLANK.test(password)) throw invalidParameter('password must not be only whitespace: use at least one visible character')
+  if (password.length < 8 || password.length > 256) throw invalidParameter('password must be 8 to 256 characters long', 'password')
+  if (BLANK.test(password)) throw invalidParameter('password must not be only whitespace: use at least one visible character', 'password')
 }
 
 export interface NewUser {
@@ -51,7 +51,7 @@ export async function createUser(db: Database, users: UsersRepo, clock: Clock, i
   // Checked before hashing (cheap refusals) and again inside the transaction (races).
   const check = () => {
     if (opts.firstOnly && users.count() > 0) throw registrationClosed()
-    if (users.byEmail(email)) throw conflict('this e-mail address is already registered')
+    if (users.byEmail(email)) throw conflict('this e-mail address is already registered', 'email')
   }
   check()
   const passwordHash = await (opts.gate ? opts.gate.run(() => hashPassword(input.password)) : hashPassword(input.password))

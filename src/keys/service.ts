@@ -14,7 +14,7 @@ export interface CreatedKey {
 }
 
 export function createKey(keys: KeysRepo, clock: Clock, serverId: string, name = ''): CreatedKey {
-  if (name.length > 64) throw invalidParameter('name must be at most 64 characters long')
+  if (name.length > 64) throw invalidParameter('name must be at most 64 characters long', 'name')
   const key = KEY_PREFIX + randomSecret(24)
   const created = { id: newId(), serverId, hash: sha256Hex(key), prefix: key.slice(0, 8), name: name.trim(), createdAt: clock.now() }
   keys.insert(created)

@@ -61,7 +61,7 @@ export const statsRoutes = (rt: Runtime) =>
     })
     .get('/api/v1/stats/global', ({ query }) => {
       const modes = rt.config.servers.modes
-      if (query.mode !== undefined && !modes.includes(query.mode)) throw invalidParameter(`mode must be one of ${modes.join(', ')}`)
+      if (query.mode !== undefined && !modes.includes(query.mode)) throw invalidParameter(`mode must be one of ${modes.join(', ')}`, 'mode')
       return globalHistory(rt.stats, scopeOf(query), query.range ?? '24h', rt.clock.now())
     }, {
       query: GlobalQuery,
