@@ -12,7 +12,7 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/
 
 export function checkEmail(email: string): string {
   const e = email.trim()
-  if (e.length > 254 || !EMAIL.test(e)) throw invalidParameter('email must be a valid e-mail address')
+  if (e.length > 254 || !EMAIL.test(e)) throw invalidParameter('email must be a valid e-mail address', 'email')
   return e
 }
 
@@ -22,8 +22,8 @@ const BLANK = /^[\s\p{Default_Ignorable_Code_Point}]*$/u
 
 // Every place a password is set (sign-up, the command line) goes through here.
 export function checkPassword(password: string): void {
-  if (password.length < 8 || password.length > 256) throw invalidParameter('password must be 8 to 256 characters long')
-  if (BLANK.test(password)) throw invalidParameter('password must not be only whitespace: use at least one visible character')
+  if (password.length < 8 || password.length > 256) throw invalidParameter('password must be 8 to 256 characters long', 'password')
+  if (BLANK.test(password)) throw invalidParameter('password must not be only whitespace: use at least one visible character', 'password')
 }
 
 export interface NewUser {
@@ -55,7 +55,7 @@ export interface CreateUserDeps {
 // Refuses an e-mail address already taken, or any account past the first when sign-up is closed.
 function* checkFree(tx: UsersTx, email: string, opts: CreateUserOptions): TxScript<void> {
   if (opts.firstOnly && (yield* use(tx.users.count())) > 0) throw registrationClosed()
-  if (yield* use(tx.users.byEmail(email))) throw conflict('this e-mail address is already registered')
+  if (yield* use(tx.users.byEmail(email))) throw conflict('this e-mail address is already registered', 'email')
 }
 
 // The first account ever created is the admin, whatever was asked.

@@ -41,7 +41,7 @@ async function checkTarget(deps: ChannelsDeps, field: string, host: string): Pro
   try {
     await resolveTarget(host, deps.config.network.allow_private_targets, deps.lookup)
   } catch (e) {
-    if (e instanceof TargetRefused) throw invalidParameter(`${field} refused: ${e.message}`)
+    if (e instanceof TargetRefused) throw invalidParameter(`${field} refused: ${e.message}`, field)
     throw e
   }
 }
@@ -53,14 +53,14 @@ export async function checkWebhookUrl(deps: ChannelsDeps, text: string): Promise
   try {
     url = new URL(text.trim())
   } catch {
-    throw invalidParameter('url must be an absolute https:// URL')
+    throw invalidParameter('url must be an absolute https:// URL', 'url')
   }
   if (url.protocol === 'http:' && !deps.config.network.allow_private_targets) {
-    throw invalidParameter('url must use https:// (http:// is accepted only with network.allow_private_targets = true)')
+    throw invalidParameter('url must use https:// (http:// is accepted only with network.allow_private_targets = true)', 'url')
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter('url must be an https:// URL')
-  if (url.username || url.password) throw invalidParameter('url must not contain a user name or password')
-  if (url.hash) throw invalidParameter('url must not contain a #fragment')
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter('url must be an https:// URL', 'url')
+  if (url.username || url.password) throw invalidParameter('url must not contain a user name or password', 'url')
+  if (url.hash) throw invalidParameter('url must not contain a #fragment', 'url')
   await checkTarget(deps, 'url', url.hostname)
   return url.href
 }
@@ -97,11 +97,11 @@ export function rotateWebhookSecret(deps: ChannelsDeps, serverId: string): Promi
 // The protocol's credential, checked before anything is resolved or written.
 function checkVotifierCredential(input: VotifierPut): string | null {
   if (input.protocol === 'v1') {
-    if (input.token !== undefined || input.newToken) throw invalidParameter('token and newToken are for protocol v2; v1 uses publicKey')
-    if (input.publicKey === undefined) throw invalidParameter('publicKey is required for protocol v1: paste the listener\'s rsa/public.key')
+    if (input.token !== undefined || input.newToken) throw invalidParameter('token and newToken are for protocol v2; v1 uses publicKey', input.token !== undefined ? 'token' : 'newToken')
+    if (input.publicKey === undefined) throw invalidParameter('publicKey is required for protocol v1: paste the listener\'s rsa/public.key', 'publicKey')
     return parseVotifierPublicKey(input.publicKey)
   }
-  if (input.publicKey !== undefined) throw invalidParameter('publicKey is for protocol v1; v2 uses a token')
+  if (input.publicKey !== undefined) throw invalidParameter('publicKey is for protocol v1; v2 uses a token', 'publicKey')
   if (input.token !== undefined && input.newToken) throw invalidParameter('give either token or newToken, not both')
   return null
 }

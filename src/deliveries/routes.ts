@@ -25,8 +25,8 @@ const itemOf = (r: AttemptRow) => ({ ...r, id: String(r.id), startedAt: iso(r.st
 
 function pageParams(query: { limit?: string; before?: string }) {
   const limit = query.limit === undefined ? 50 : Number(query.limit)
-  if (!/^\d+$/.test(query.limit ?? '50') || limit < 1 || limit > 200) throw invalidParameter('limit must be an integer from 1 to 200')
-  if (query.before !== undefined && !/^[1-9]\d{0,15}$/.test(query.before)) throw invalidParameter('before must be the "next" value of a previous page')
+  if (!/^\d+$/.test(query.limit ?? '50') || limit < 1 || limit > 200) throw invalidParameter('limit must be an integer from 1 to 200', 'limit')
+  if (query.before !== undefined && !/^[1-9]\d{0,15}$/.test(query.before)) throw invalidParameter('before must be the "next" value of a previous page', 'before')
   return { limit, before: query.before === undefined ? Number.MAX_SAFE_INTEGER : Number(query.before) }
 }
 

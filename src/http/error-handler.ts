@@ -1,7 +1,7 @@
 import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../log.ts'
-import { ApiError, errorBody } from './errors.ts'
-import { describeValueError } from './validation.ts'
+import { ApiError, errorBody, invalidParameter } from './errors.ts'
+import { describeValueError, fieldOfPath } from './validation.ts'
 
 const wantsText = (request: Request) => new URL(request.url).searchParams.get('format') === 'text'
 
@@ -23,12 +23,16 @@ function respond(request: Request, e: ApiError): Response {
 const wantsPage = (request: Request) =>
   !new URL(request.url).pathname.startsWith('/api/') && (request.headers.get('accept') ?? '').includes('text/html')
 
+const FIELD_SOURCES = new Set(['body', 'query', 'params'])
+
 function toApiError(code: unknown, error: unknown, request: Request, log: Logger): ApiError {
   if (error instanceof ApiError) return error
   if (error instanceof ValidationError) {
     const first = error.all[0]
-    const message = first && 'path' in first ? describeValueError(first, error.type) : `invalid ${error.type}`
-    return new ApiError(400, 'INVALID_PARAMETER', message)
+    if (!first || !('path' in first)) return invalidParameter(`invalid ${error.type}`)
+    // A header or a cookie is not a field a form could show the message under.
+    const field = FIELD_SOURCES.has(error.type) ? fieldOfPath(first.path) : undefined
+    return invalidParameter(describeValueError(first, error.type), field)
   }
   if (code === 'PARSE') return new ApiError(400, 'INVALID_PARAMETER', 'the request body could not be parsed')
   if (code === 'NOT_FOUND') return new ApiError(404, 'NOT_FOUND', wantsPage(request) ? 'this page does not exist' : 'no such path')

@@ -20,6 +20,6 @@ export const queryInteger = (name: string, min: number, max: number, description
 export const toInteger = (text: string | undefined) => (text === undefined ? undefined : Number(text))
 
 export function checkInteger(value: number | undefined, name: string, min: number, max: number): number | undefined {
-  if (value !== undefined && !(Number.isInteger(value) && value >= min && value <= max)) throw invalidParameter(integerMessage(name, min, max))
+  if (value !== undefined && !(Number.isInteger(value) && value >= min && value <= max)) throw invalidParameter(integerMessage(name, min, max), name)
   return value
 }

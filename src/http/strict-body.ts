@@ -13,7 +13,7 @@ export function refuseUnknownFields(schema: TObject, messages: Record<string, st
       // Own properties only: a body key such as "constructor" or "__proto__" (JSON.parse makes
       // both own keys) must not pick up Object.prototype's members as its message.
       const message = Object.hasOwn(messages, field) ? messages[field] : `${field} is not a field of this request (known: ${known.join(', ')})`
-      throw invalidParameter(message)
+      throw invalidParameter(message, field)
     }
   }
 }

@@ -11,8 +11,15 @@ export function describeValueError(e: Pick<ValueError, 'path' | 'message' | 'sch
   return `${name}: ${e.message.charAt(0).toLowerCase()}${e.message.slice(1)}`
 }
 
+// The field at fault: the first step of the error's JSON pointer ("/modes/2" → "modes"); none
+// when the value as a whole is wrong (a body that is not an object).
+export function fieldOfPath(path: string): string | undefined {
+  const step = path.split('/')[1]
+  return step ? step.replaceAll('~1', '/').replaceAll('~0', '~') : undefined
+}
+
 // The same checks as the HTTP boundary, for callers that are not HTTP (the command line).
 export function assertValid<T extends TSchema>(schema: T, value: unknown, name = 'input'): void {
   const first = Value.Errors(schema, value).First()
-  if (first) throw invalidParameter(describeValueError(first, name))
+  if (first) throw invalidParameter(describeValueError(first, name), fieldOfPath(first.path))
 }

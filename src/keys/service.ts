@@ -19,7 +19,7 @@ export interface KeyDeps {
 }
 
 export async function createKey(deps: KeyDeps, serverId: string, name = ''): Promise<CreatedKey> {
-  if (name.length > 64) throw invalidParameter('name must be at most 64 characters long')
+  if (name.length > 64) throw invalidParameter('name must be at most 64 characters long', 'name')
   const key = KEY_PREFIX + randomSecret(24)
   const created = { id: newId(), serverId, hash: sha256Hex(key), prefix: key.slice(0, 8), name: name.trim(), createdAt: deps.clock.now() }
   await deps.store.keys.insert(created)

@@ -16,11 +16,11 @@ export function parseVotifierPublicKey(text: string): string {
       key.importKey(Buffer.from(b64, 'base64'), 'pkcs8-public-der')
     }
   } catch {
-    throw invalidParameter('publicKey must be the contents of the listener\'s rsa/public.key (base64 X.509) or a PEM public key')
+    throw invalidParameter('publicKey must be the contents of the listener\'s rsa/public.key (base64 X.509) or a PEM public key', 'publicKey')
   }
-  if (!key.isPublic(true)) throw invalidParameter('publicKey must be a public key, not a private one')
+  if (!key.isPublic(true)) throw invalidParameter('publicKey must be a public key, not a private one', 'publicKey')
   const bits = key.getKeySize()
-  if (bits !== 2048) throw invalidParameter(`publicKey must be a 2048-bit RSA key (this one has ${bits} bits): Votifier reads exactly 256 bytes`)
+  if (bits !== 2048) throw invalidParameter(`publicKey must be a 2048-bit RSA key (this one has ${bits} bits): Votifier reads exactly 256 bytes`, 'publicKey')
   return Buffer.from(key.exportKey('pkcs8-public-der')).toString('base64')
 }
 

@@ -34,10 +34,10 @@ export function checkHost(host: string): string {
   if (isIP(h)) return h
   if (endsInNumber(h)) {
     const address = ipv4FromNumeric(h)
-    if (!address) throw invalidParameter(`host ${host.trim()} is not a valid IPv4 address (and a host name cannot end in a number)`)
+    if (!address) throw invalidParameter(`host ${host.trim()} is not a valid IPv4 address (and a host name cannot end in a number)`, 'host')
     return address
   }
-  if (!HOSTNAME.test(h)) throw invalidParameter('host must be a hostname or an IP address')
+  if (!HOSTNAME.test(h)) throw invalidParameter('host must be a hostname or an IP address', 'host')
   return h
 }
 
@@ -71,20 +71,20 @@ export async function checkServerHost(deps: ServersDeps, host: string): Promise<
     const kind = reservedKind(h)
     if (!kind) return h
     const what = given.toLowerCase().replace(/^\[(.*)\]$/, '$1') === h ? `${article(kind)} ${kind} address` : `the ${kind} address ${h}`
-    throw invalidParameter(`host ${given} is ${what}: ${PUBLIC_ONLY}`)
+    throw invalidParameter(`host ${given} is ${what}: ${PUBLIC_ONLY}`, 'host')
   }
   const name = h.replace(/\.$/, '')
-  if (name === 'localhost' || name.endsWith('.localhost')) throw invalidParameter(`host ${given} is this machine (loopback): ${PUBLIC_ONLY}`)
+  if (name === 'localhost' || name.endsWith('.localhost')) throw invalidParameter(`host ${given} is this machine (loopback): ${PUBLIC_ONLY}`, 'host')
   for (const { address } of await addressesOf(deps, h)) {
     const kind = reservedKind(address)
-    if (kind) throw invalidParameter(`host ${given} resolves to the ${kind} address ${address}: ${PUBLIC_ONLY}`)
+    if (kind) throw invalidParameter(`host ${given} resolves to the ${kind} address ${address}: ${PUBLIC_ONLY}`, 'host')
   }
   return h
 }
 
 export function checkName(name: string): string {
   const n = name.trim()
-  if (n === '') throw invalidParameter('name must be 1 to 64 characters long')
+  if (n === '') throw invalidParameter('name must be 1 to 64 characters long', 'name')
   return n
 }
 
@@ -95,12 +95,12 @@ export function checkWebsite(website: string): string {
     const u = new URL(w)
     if (u.protocol === 'http:' || u.protocol === 'https:') return u.href
   } catch { /* reported below */ }
-  throw invalidParameter('website must be an http:// or https:// URL')
+  throw invalidParameter('website must be an http:// or https:// URL', 'website')
 }
 
 export function checkModes(modes: string[], allowed: readonly string[]): string[] {
   for (const m of modes) {
-    if (!allowed.includes(m)) throw invalidParameter(`modes: "${m}" is not a game mode of this site (allowed: ${allowed.join(', ')})`)
+    if (!allowed.includes(m)) throw invalidParameter(`modes: "${m}" is not a game mode of this site (allowed: ${allowed.join(', ')})`, 'modes')
   }
   return [...modes].sort()
 }
@@ -129,10 +129,10 @@ export async function createServer(deps: ServersDeps, ownerId: string, input: Se
   const website = checkWebsite(input.website ?? '')
   const modes = checkModes(input.modes ?? [], config.servers.modes)
   if (input.slug !== undefined && (!SLUG.test(input.slug) || RESERVED_SLUGS.has(input.slug))) {
-    throw invalidParameter(`slug must be 1 to 48 of a-z, 0-9 and "-", and not one of: ${[...RESERVED_SLUGS].join(', ')}`)
+    throw invalidParameter(`slug must be 1 to 48 of a-z, 0-9 and "-", and not one of: ${[...RESERVED_SLUGS].join(', ')}`, 'slug')
   }
   return deps.store.write(function* (tx) {
-    if (input.slug !== undefined && (yield* use(tx.servers.slugExists(input.slug)))) throw conflict(`the slug "${input.slug}" is taken`)
+    if (input.slug !== undefined && (yield* use(tx.servers.slugExists(input.slug)))) throw conflict(`the slug "${input.slug}" is taken`, 'slug')
     const slug = input.slug ?? (yield* uniqueSlug(tx, name))
     const now = deps.clock.now()
     return yield* use(tx.servers.insert({

@@ -72,7 +72,7 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
     })
     .get('/api/v1/stats/global', ({ query }) => {
       const modes = rt.config.servers.modes
-      if (query.mode !== undefined && !modes.includes(query.mode)) throw invalidParameter(`mode must be one of ${modes.join(', ')}`)
+      if (query.mode !== undefined && !modes.includes(query.mode)) throw invalidParameter(`mode must be one of ${modes.join(', ')}`, 'mode')
       return globalHistory(rt.store.stats, scopeOf(query), query.range ?? '24h', rt.clock.now())
     }, {
       query: GlobalQuery,

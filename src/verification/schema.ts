@@ -90,8 +90,12 @@ export const ServerStatistics = t.Object({
 
 export const ErrorBody = t.Object({
   ok: t.Literal(false),
-  error: t.Object({ code: t.String(), message: t.String() }),
-}, { examples: [{ ok: false, error: { code: 'INVALID_PARAMETER', message: 'window must be an integer from 1 to 1440' } }] })
+  error: t.Object({
+    code: t.String(),
+    message: t.String(),
+    field: t.Optional(t.String({ description: 'The one parameter at fault, where there is one (400 INVALID_PARAMETER, 409 CONFLICT).' })),
+  }),
+}, { examples: [{ ok: false, error: { code: 'INVALID_PARAMETER', message: 'window must be an integer from 1 to 1440', field: 'window' } }] })
 
 const limitHeaders = {
   'RateLimit-Limit': { description: 'Requests allowed per 60 seconds for this key.', schema: { type: 'integer' as const } },

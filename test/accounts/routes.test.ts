@@ -57,24 +57,26 @@ describe('registration', () => {
   test('every bad input is a 400 naming the field; a taken e-mail address (any case) is 409', async () => {
     const app = await testApp(testRuntime({ accounts: { login_attempts_per_minute: 100 } }))
     expect((await register(app, 'taken@example.com')).status).toBe(201)
-    const cases: [unknown, string][] = [
-      [{ email: 'not-an-address', password }, 'email must be a valid e-mail address'],
-      [{ email: 'a@example.com', password: 'short' }, 'password must be 8 to 256 characters long'],
-      [{ email: 'a@example.com', password: 'x'.repeat(257) }, 'password is required: a string of at most 256 characters'],
+    const cases: [unknown, string, string][] = [
+      [{ email: 'not-an-address', password }, 'email', 'email must be a valid e-mail address'],
+      [{ email: 'a@example.com', password: 'short' }, 'password', 'password must be 8 to 256 characters long'],
+      [{ email: 'a@example.com', password: 'x'.repeat(257) }, 'password', 'password is required: a string of at most 256 characters'],
       // Eight or more characters, all of them blank or invisible: spaces, tabs, newlines, a
       // no-break space, zero-width spaces.
-      ...[' '.repeat(8), ' \t\n \r\n\t ', '\u00a0'.repeat(12), '\u200b'.repeat(8), ' '.repeat(256)].map((pw): [unknown, string] =>
-        [{ email: 'a@example.com', password: pw }, 'password must not be only whitespace: use at least one visible character']),
-      [{ email: 'a@example.com' }, 'password is required: a string of at most 256 characters'],
-      [{ password }, 'email is required: an e-mail address of at most 254 characters'],
-      [{ email: 'a@example.com', password, admin: true }, 'admin is not a field of this request (known: email, password)'],
+      ...[' '.repeat(8), ' \t\n \r\n\t ', '\u00a0'.repeat(12), '\u200b'.repeat(8), ' '.repeat(256)].map((pw): [unknown, string, string] =>
+        [{ email: 'a@example.com', password: pw }, 'password', 'password must not be only whitespace: use at least one visible character']),
+      [{ email: 'a@example.com' }, 'password', 'password is required: a string of at most 256 characters'],
+      [{ password }, 'email', 'email is required: an e-mail address of at most 254 characters'],
+      [{ email: 'a@example.com', password, admin: true }, 'admin', 'admin is not a field of this request (known: email, password)'],
     ]
-    for (const [body, message] of cases) {
+    for (const [body, field, message] of cases) {
       expect(await json(await call(app, 'POST', '/api/v1/auth/register', { body }))).toEqual({
-        status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message } },
+        status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message, field } },
       })
     }
-    expect(await json(await register(app, 'TAKEN@example.com'))).toEqual({ status: 409, body: error('CONFLICT') })
+    expect(await json(await register(app, 'TAKEN@example.com'))).toEqual({
+      status: 409, body: { ok: false, error: { code: 'CONFLICT', message: 'this e-mail address is already registered', field: 'email' } },
+    })
     // Spaces around or inside a real password are kept as typed.
     expect((await register(app, 'spaces@example.com', '  pass word  ')).status).toBe(201)
     expect((await login(app, 'spaces@example.com', '  pass word  ')).status).toBe(200)

@@ -9,7 +9,7 @@ import { as, json, ownerSession } from '../owner/session.ts'
 afterAll(cleanupTemp)
 
 const error = (code: string, message: unknown = expect.any(String)) => ({ ok: false, error: { code, message } })
-const invalid = (message: unknown) => ({ status: 400, body: error('INVALID_PARAMETER', message) })
+const invalid = (message: unknown, field?: string) => ({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message, ...(field && { field }) } } })
 const rsaKey = (bits: number) => generateKeyPairSync('rsa', { modulusLength: bits }).publicKey
 const key2048 = rsaKey(2048)
 const der2048 = key2048.export({ type: 'spki', format: 'der' }).toString('base64')
@@ -67,10 +67,10 @@ describe('webhook settings', () => {
       [`https://127.0.0.1/${'x'.repeat(2000)}`, 'url must be an https:// URL of at most 2000 characters'],
       ['', 'url must be an https:// URL of at most 2000 characters'],
     ]) {
-      expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url }))).toEqual(invalid(message))
+      expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url }))).toEqual(invalid(message, 'url'))
     }
-    expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', {}))).toEqual(invalid('url must be an https:// URL of at most 2000 characters'))
-    expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url: 'https://127.0.0.1/', secret: 'mine' }))).toEqual(invalid('secret is not a field of this request (known: url)'))
+    expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', {}))).toEqual(invalid('url must be an https:// URL of at most 2000 characters', 'url'))
+    expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url: 'https://127.0.0.1/', secret: 'mine' }))).toEqual(invalid('secret is not a field of this request (known: url)', 'secret'))
   })
 
   test('without allow_private_targets: http:// and private, loopback or link-local targets are refused at save time', async () => {
@@ -84,7 +84,7 @@ describe('webhook settings', () => {
       ['https://100.64.0.1/', 'url refused: 100.64.0.1 resolves to 100.64.0.1, a private or reserved address'],
       ['https://localhost/', expect.stringMatching(/^url refused: localhost resolves to (127\.0\.0\.1|::1), a private or reserved address$/)],
     ] as const) {
-      expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url }))).toEqual(invalid(message))
+      expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url }))).toEqual(invalid(message, 'url'))
     }
     expect(rt.store.channels.webhook(rt.store.servers.bySlug('alpha')!.id)).toBeNull()
   })
@@ -145,12 +145,12 @@ describe('Votifier settings', () => {
     expect(r.body.votifier).toEqual({ host: '127.0.0.1', port: 25599, protocol: 'v2', token: pasted, configLine: `MyServerList: ${pasted}` })
     const tokenRule = 'token must be 16 to 128 of A-Z, a-z, 0-9 and _ . + / = -'
     for (const token of ['short', 'has spaces in the token', 'colon:breaks-the-yaml-line', 'x'.repeat(129), '#comment-out-the-rest']) {
-      expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v2', token }))).toEqual(invalid(tokenRule))
+      expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v2', token }))).toEqual(invalid(tokenRule, 'token'))
     }
     expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v2', token: pasted, newToken: true })))
       .toEqual(invalid('give either token or newToken, not both'))
     expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v2', publicKey: der2048 })))
-      .toEqual(invalid('publicKey is for protocol v1; v2 uses a token'))
+      .toEqual(invalid('publicKey is for protocol v1; v2 uses a token', 'publicKey'))
   })
 
   test('v1 takes the listener\'s 2048-bit public key (base64 X.509 or PEM); other sizes and garbage are a clear 400', async () => {
@@ -164,13 +164,13 @@ describe('Votifier settings', () => {
     const der1024 = rsaKey(1024).export({ type: 'spki', format: 'der' }).toString('base64')
     const der4096 = rsaKey(4096).export({ type: 'spki', format: 'der' }).toString('base64')
     const put = (body: Record<string, unknown>) => alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v1', ...body })
-    expect(await json(await put({ publicKey: der1024 }))).toEqual(invalid('publicKey must be a 2048-bit RSA key (this one has 1024 bits): Votifier reads exactly 256 bytes'))
-    expect(await json(await put({ publicKey: der4096 }))).toEqual(invalid('publicKey must be a 2048-bit RSA key (this one has 4096 bits): Votifier reads exactly 256 bytes'))
+    expect(await json(await put({ publicKey: der1024 }))).toEqual(invalid('publicKey must be a 2048-bit RSA key (this one has 1024 bits): Votifier reads exactly 256 bytes', 'publicKey'))
+    expect(await json(await put({ publicKey: der4096 }))).toEqual(invalid('publicKey must be a 2048-bit RSA key (this one has 4096 bits): Votifier reads exactly 256 bytes', 'publicKey'))
     const garbage = 'publicKey must be the contents of the listener\'s rsa/public.key (base64 X.509) or a PEM public key'
-    expect(await json(await put({ publicKey: 'hello world' }))).toEqual(invalid(garbage))
-    expect(await json(await put({ publicKey: Buffer.from('not a key at all').toString('base64') }))).toEqual(invalid(garbage))
-    expect(await json(await put({}))).toEqual(invalid('publicKey is required for protocol v1: paste the listener\'s rsa/public.key'))
-    expect(await json(await put({ publicKey: der2048, token: 'abcdefghijklmnop' }))).toEqual(invalid('token and newToken are for protocol v2; v1 uses publicKey'))
+    expect(await json(await put({ publicKey: 'hello world' }))).toEqual(invalid(garbage, 'publicKey'))
+    expect(await json(await put({ publicKey: Buffer.from('not a key at all').toString('base64') }))).toEqual(invalid(garbage, 'publicKey'))
+    expect(await json(await put({}))).toEqual(invalid('publicKey is required for protocol v1: paste the listener\'s rsa/public.key', 'publicKey'))
+    expect(await json(await put({ publicKey: der2048, token: 'abcdefghijklmnop' }))).toEqual(invalid('token and newToken are for protocol v2; v1 uses publicKey', 'token'))
     // Nothing of the refused saves was written.
     expect(rt.store.channels.votifier(rt.store.servers.bySlug('alpha')!.id)!.publicKey).toBe(der2048)
   })
@@ -182,12 +182,12 @@ describe('Votifier settings', () => {
     expect(v2.body.votifier.token).toMatch(/^[0-9a-v]{32}$/)
     expect(v2.body.votifier.publicKey).toBeUndefined()
     const put = (body: Record<string, unknown>) => alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v2', ...body })
-    expect(await json(await put({ host: 'bad host!' }))).toEqual(invalid('host must be a hostname or an IP address'))
-    expect(await json(await put({ host: '' }))).toEqual(invalid('host must be a hostname or an IP address'))
-    expect(await json(await put({ port: 0 }))).toEqual(invalid('port must be an integer from 1 to 65535'))
-    expect(await json(await put({ port: 70000 }))).toEqual(invalid('port must be an integer from 1 to 65535'))
-    expect(await json(await put({ protocol: 'v3' }))).toEqual(invalid('protocol must be "v1" or "v2"'))
-    expect(await json(await put({ password: 'x' }))).toEqual(invalid(expect.stringMatching(/^password is not a field of this request/)))
+    expect(await json(await put({ host: 'bad host!' }))).toEqual(invalid('host must be a hostname or an IP address', 'host'))
+    expect(await json(await put({ host: '' }))).toEqual(invalid('host must be a hostname or an IP address', 'host'))
+    expect(await json(await put({ port: 0 }))).toEqual(invalid('port must be an integer from 1 to 65535', 'port'))
+    expect(await json(await put({ port: 70000 }))).toEqual(invalid('port must be an integer from 1 to 65535', 'port'))
+    expect(await json(await put({ protocol: 'v3' }))).toEqual(invalid('protocol must be "v1" or "v2"', 'protocol'))
+    expect(await json(await put({ password: 'x' }))).toEqual(invalid(expect.stringMatching(/^password is not a field of this request/), 'password'))
   })
 
   test('a numeric IPv4 form of the Votifier host is saved as its dotted quad, and checked as that address', async () => {
@@ -196,19 +196,19 @@ describe('Votifier settings', () => {
     expect(put.body.votifier.host).toBe('127.0.0.1')
     const { alice: strict } = await setup({})
     expect(await json(await strict('PUT', '/api/v1/me/servers/alpha/votifier', { host: '2130706433', protocol: 'v2' })))
-      .toEqual(invalid('host refused: 127.0.0.1 resolves to 127.0.0.1, a private or reserved address'))
+      .toEqual(invalid('host refused: 127.0.0.1 resolves to 127.0.0.1, a private or reserved address', 'host'))
     expect(await json(await strict('PUT', '/api/v1/me/servers/alpha/votifier', { host: '1.2.3.4.5', protocol: 'v2' })))
-      .toEqual(invalid('host 1.2.3.4.5 is not a valid IPv4 address (and a host name cannot end in a number)'))
+      .toEqual(invalid('host 1.2.3.4.5 is not a valid IPv4 address (and a host name cannot end in a number)', 'host'))
   })
 
   test('without allow_private_targets a private or loopback Votifier host is refused; DELETE removes the target', async () => {
     const { rt, alice } = await setup({})
     for (const [host, address] of [['127.0.0.1', '127.0.0.1'], ['192.168.1.50', '192.168.1.50'], ['::1', '::1'], ['[fe80::1]', 'fe80::1']]) {
       expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host, protocol: 'v2' })))
-        .toEqual(invalid(`host refused: ${host.replace(/^\[(.*)\]$/, '$1')} resolves to ${address}, a private or reserved address`))
+        .toEqual(invalid(`host refused: ${host.replace(/^\[(.*)\]$/, '$1')} resolves to ${address}, a private or reserved address`, 'host'))
     }
     expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: 'localhost', protocol: 'v2' })))
-      .toEqual(invalid(expect.stringMatching(/^host refused: localhost resolves to/)))
+      .toEqual(invalid(expect.stringMatching(/^host refused: localhost resolves to/), 'host'))
     const id = rt.store.servers.bySlug('alpha')!.id
     expect(rt.store.channels.votifier(id)).toBeNull()
     // Set one through the service with a public address, then remove it over HTTP.

@@ -88,11 +88,15 @@ const rowOf = (pseudo: string, attempt: string) => page.locator('tr[data-attempt
 const keyed = (path: string, key: string) => fetch(`${base}${path}`, { headers: { 'X-Api-Key': key } })
 // The error shown under the field labelled `label`. Scoped to that field: the dashboard also says
 // every error in its aria-live announcer, so a page-wide text search finds it twice.
-async function fieldError(label: string): Promise<string> {
-  const slot = page.locator('.field').filter({ has: page.getByLabel(label) }).locator('.field-error')
+// `scope`: the form's section where one page has several forms with like labels.
+async function fieldError(label: string, scope: Page | Locator = page): Promise<string> {
+  const slot = scope.locator('.field').filter({ has: page.getByLabel(label) }).locator('.field-error')
   await slot.waitFor()
   return (await slot.textContent()) ?? ''
 }
+// Every error shown in a form, under a field or on top: placed by the API's error.field, one
+// error shows in one place only.
+const shownErrors = (scope: Locator) => scope.locator('.field-error:not([hidden]), .form-error:not([hidden])')
 // Rows and results are drawn again as the site answers (an attempt is pending before it fails).
 const textBecomes = (locator: Locator, expected: string, what: string) => until(async () => (await locator.textContent()) === expected, what)
 
@@ -159,6 +163,13 @@ describe('the owner dashboard in a browser', () => {
   }, STEP_MS)
 
   test('an API key is shown once, copies, and works with the check endpoint', async () => {
+    const keys = page.locator('#api-keys')
+    await keys.getByLabel('Name of the new key').fill('x'.repeat(65))
+    await keys.getByRole('button', { name: 'Create a key' }).click()
+    expect(await fieldError('Name of the new key', keys)).toBe('Name must be at most 64 characters long')
+    expect(await keys.getByLabel('Name of the new key').getAttribute('aria-invalid')).toBe('true')
+    expect(await shownErrors(keys).count()).toBe(1)
+
     await page.getByLabel('Name of the new key').fill('lobby plugin')
     await page.getByRole('button', { name: 'Create a key' }).click()
     const shown = page.locator('.new-key code')
@@ -191,11 +202,19 @@ describe('the owner dashboard in a browser', () => {
     votifierPort = freePort()
     const section = page.locator('#votifier')
     await section.getByLabel('Listener host').fill('127.0.0.1')
+    await section.getByLabel('Listener port').fill('0')
+    await section.getByRole('button', { name: 'Save Votifier target' }).click()
+    expect(await fieldError('Listener port', section)).toBe('Port must be an integer from 1 to 65535')
+    expect(await section.getByLabel('Listener port').getAttribute('aria-invalid')).toBe('true')
+    expect(await section.getByLabel('Listener host').getAttribute('aria-invalid')).toBeNull()
+    expect(await shownErrors(section).count()).toBe(1)
+
     await section.getByLabel('Listener port').fill(String(votifierPort))
     expect(await section.getByLabel('v2 (recommended)').isChecked()).toBe(true)
     await section.getByRole('button', { name: 'Save Votifier target' }).click()
     const line = section.locator('.saved-target .copy-value')
     await line.waitFor()
+    expect(await shownErrors(section).count()).toBe(0)
     const configLine = (await line.textContent())!
     expect(configLine).toMatch(new RegExp(`^${SERVICE}: [0-9a-v]{32}$`))
     votifierToken = configLine.slice(SERVICE.length + 2)
@@ -269,8 +288,9 @@ describe('the owner dashboard in a browser', () => {
     const section = page.locator('#webhook')
     await section.getByLabel('Webhook URL').fill('not a url')
     await section.getByRole('button', { name: 'Save webhook' }).click()
-    await section.locator('.field-error:not([hidden])').waitFor()
+    expect(await fieldError('Webhook URL', section)).toBe('Url must be an absolute https:// URL')
     expect(await section.getByLabel('Webhook URL').getAttribute('aria-invalid')).toBe('true')
+    expect(await shownErrors(section).count()).toBe(1)
     await section.getByLabel('Webhook URL').fill(webhook.url())
     await section.getByRole('button', { name: 'Save webhook' }).click()
     const reveal = section.getByRole('button', { name: 'Reveal' })
@@ -357,6 +377,12 @@ describe('the owner dashboard in a browser', () => {
     await page.getByRole('link', { name: 'Add a server' }).first().click()
     await page.getByLabel('Server name').fill('Second Server')
     await page.getByLabel('Address players join').fill('127.0.0.1')
+    // A slug already taken (409 CONFLICT with error.field "slug") lands under its own field.
+    await page.getByLabel('Address of its page').fill(slug)
+    await page.getByRole('button', { name: 'Add the server' }).click()
+    expect(await fieldError('Address of its page')).toBe(`The slug "${slug}" is taken`)
+    expect(await shownErrors(page.locator('form.server-form')).count()).toBe(1)
+    await page.getByLabel('Address of its page').fill('')
     await page.getByRole('button', { name: 'Add the server' }).click()
     await page.waitForURL(/\/dashboard\/servers\/second-server\/api$/)
     await page.goto(`${base}/dashboard/admin/users`)

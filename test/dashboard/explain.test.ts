@@ -5,7 +5,7 @@ const explain = '../../web/dashboard/explain.js'
 const { failureLabel } = (await import(explain)) as { failureLabel: (error: string, httpStatus: number | null) => string }
 
 // The few words the dashboard puts above a delivery failure, for the sentences the push and
-// webhook code write (README, "Vote notifications").
+// webhook code write (docs/owners.md, "Votifier" and "Webhooks").
 describe('failureLabel', () => {
   test('names refused, timed out, wrong token, bad key and the other usual causes', () => {
     const cases: [string, number | null, string][] = [

@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Elysia, t } from 'elysia'
-import { ApiError } from '../../src/http/errors.ts'
+import { ApiError, conflict, invalidParameter } from '../../src/http/errors.ts'
 import { errorHandler } from '../../src/http/error-handler.ts'
+import { checkInteger, queryInteger, toInteger } from '../../src/http/schema.ts'
+import { fieldOfPath } from '../../src/http/validation.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { VERSION } from '../../src/version.ts'
 import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
@@ -11,10 +13,15 @@ afterAll(cleanupTemp)
 const log = memoryLogger()
 const app = new Elysia()
   .use(errorHandler(log))
-  .get('/q', ({ query }) => ({ ok: true, window: query.window }), {
-    query: t.Object({ window: t.Optional(t.Integer({ minimum: 1, maximum: 1440, error: 'window must be an integer from 1 to 1440' })), name: t.Optional(t.String({ maxLength: 3 })) }),
+  // Integer parameters as the app writes them: digits in the schema, the range in the handler.
+  .get('/q', ({ query }) => ({ ok: true, window: checkInteger(toInteger(query.window), 'window', 1, 1440) }), {
+    query: t.Object({ window: t.Optional(queryInteger('window', 1, 1440, 'minutes')), name: t.Optional(t.String({ maxLength: 3 })) }),
   })
-  .post('/b', ({ body }) => body, { body: t.Object({ port: t.Integer() }) })
+  .post('/b', ({ body }) => body, { body: t.Object({ port: t.Integer(), tags: t.Optional(t.Array(t.String({ maxLength: 3 }))) }) })
+  .get('/p/:id', ({ params }) => params, { params: t.Object({ id: t.String({ pattern: '^[0-9]+$' }) }) })
+  .get('/h', () => ({ ok: true }), { headers: t.Object({ 'x-token': t.String({ minLength: 4 }) }) })
+  .get('/taken', () => { throw conflict('the slug "x" is taken', 'slug') })
+  .get('/general', () => { throw invalidParameter('give either token or newToken, not both') })
   .get('/limited', () => { throw new ApiError(429, 'RATE_LIMITED', 'slow down', {}, { 'Retry-After': '7' }) })
   .get('/boom', () => { throw new Error('database password is hunter2') })
 
@@ -24,7 +31,7 @@ describe('error bodies', () => {
   test('a validation failure is 400 INVALID_PARAMETER with the schema\'s message', async () => {
     for (const w of ['0', '1441', '1.5', 'abc']) {
       expect(await json(await call(app, 'GET', `/q?window=${w}`))).toEqual({
-        status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'window must be an integer from 1 to 1440' } },
+        status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'window must be an integer from 1 to 1440', field: 'window' } },
       })
     }
     expect((await json(await call(app, 'GET', '/q?window=1440'))).body).toEqual({ ok: true, window: 1440 })
@@ -37,6 +44,28 @@ describe('error bodies', () => {
     const b = await json(await call(app, 'POST', '/b', { body: { port: 'x' } }))
     expect(b.status).toBe(400)
     expect(b.body.error.message).toStartWith('port: ')
+  })
+
+  test('error.field names the one body field, query or path parameter at fault', async () => {
+    const field = async (method: string, path: string, body?: unknown) => (await json(await call(app, method, path, body === undefined ? {} : { body }))).body.error.field
+    expect(await field('GET', '/q?name=toolong')).toBe('name')
+    expect(await field('POST', '/b', { port: 'x' })).toBe('port')
+    expect(await field('POST', '/b', {})).toBe('port')
+    // A bad item of a list is its list's fault: a form has one control for the list.
+    expect(await field('POST', '/b', { port: 1, tags: ['ok', 'too long'] })).toBe('tags')
+    expect(await field('GET', '/p/abc')).toBe('id')
+    expect(await field('GET', '/taken')).toBe('slug')
+    // Not a field: a header, a message about two fields at once.
+    expect(await json(await call(app, 'GET', '/h', { headers: { 'x-token': 'no' } }))).toEqual({
+      status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: expect.stringMatching(/^x-token: /) } },
+    })
+    expect(await json(await call(app, 'GET', '/general'))).toEqual({
+      status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'give either token or newToken, not both' } },
+    })
+  })
+
+  test('the field of a value error is the first step of its path', () => {
+    expect(['', '/port', '/modes/2', '/a~1b~0c'].map(fieldOfPath)).toEqual([undefined, 'port', 'modes', 'a/b~c'])
   })
 
   test('an unparseable body is 400', async () => {

@@ -29,7 +29,7 @@ describe('a JSON body key named like an Object.prototype member', () => {
           const sent = `{${JSON.stringify(key)}:${value},${JSON.stringify(valid).slice(1)}`
           expect({ method, path, sent, ...(await json(await call(app, method, path, { headers, body: sent }))) }).toEqual({
             method, path, sent, status: 400,
-            body: { ok: false, error: { code: 'INVALID_PARAMETER', message: `${key} is not a field of this request (known: ${known})` } },
+            body: { ok: false, error: { code: 'INVALID_PARAMETER', message: `${key} is not a field of this request (known: ${known})`, field: key } },
           })
         }
       }
@@ -47,7 +47,7 @@ describe('a JSON body key named like an Object.prototype member', () => {
     const { headers } = await ownerSession(rt, 'owner@example.com')
     await call(app, 'POST', '/api/v1/me/servers', { headers, body: { name: 'Alpha', host: '8.8.8.8', slug: 'alpha' } })
     expect(await json(await call(app, 'PATCH', '/api/v1/me/servers/alpha', { headers, body: '{"slug":"beta","constructor":1}' }))).toEqual({
-      status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'slug cannot be changed: it stays what it was when the server was created' } },
+      status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'slug cannot be changed: it stays what it was when the server was created', field: 'slug' } },
     })
   })
 })

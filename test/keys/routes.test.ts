@@ -51,10 +51,10 @@ describe('API keys', () => {
   test('bad bodies are 400', async () => {
     const { alice } = await setup()
     expect(await json(await alice('POST', '/api/v1/me/servers/alpha/keys', { name: 'x'.repeat(65) }))).toEqual({
-      status: 400, body: error('INVALID_PARAMETER', 'name must be at most 64 characters long'),
+      status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'name must be at most 64 characters long', field: 'name' } },
     })
     expect(await json(await alice('POST', '/api/v1/me/servers/alpha/keys', { scope: 'all' }))).toEqual({
-      status: 400, body: error('INVALID_PARAMETER', 'scope is not a field of this request (known: name)'),
+      status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'scope is not a field of this request (known: name)', field: 'scope' } },
     })
   })
 

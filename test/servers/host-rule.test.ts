@@ -13,7 +13,7 @@ import { join } from 'node:path'
 afterAll(cleanupTemp)
 
 const PUBLIC_ONLY = 'votelist only lists public servers (network.allow_private_targets is off)'
-const invalid = (message: string) => ({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message } } })
+const invalid = (message: string) => ({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message, field: 'host' } } })
 
 // A resolver that answers from a table and records what it was asked; names not in the table do
 // not resolve. Never a real DNS server.

@@ -6,8 +6,8 @@ import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 
-const error = (code: string, message: unknown = expect.any(String)) => ({ ok: false, error: { code, message } })
-const invalid = (message: string) => ({ status: 400, body: error('INVALID_PARAMETER', message) })
+const error = (code: string, message: unknown = expect.any(String), field?: string) => ({ ok: false, error: { code, message, ...(field && { field }) } })
+const invalid = (message: unknown, field?: string) => ({ status: 400, body: error('INVALID_PARAMETER', message, field) })
 
 // An admin (the first account), two owners, and the app.
 async function setup(config = {}) {
@@ -46,44 +46,45 @@ describe('POST /api/v1/me/servers', () => {
     const chosen = await json(await bob('POST', '/api/v1/me/servers', { name: 'Whatever', host: 'mc.example.org', slug: 'my-server', edition: 'bedrock' }))
     expect(chosen.body.server).toMatchObject({ slug: 'my-server', edition: 'bedrock' })
     expect(await json(await alice('POST', '/api/v1/me/servers', { name: 'Mine', host: 'a.example.com', slug: 'my-server' }))).toEqual({
-      status: 409, body: error('CONFLICT', 'the slug "my-server" is taken'),
+      status: 409, body: error('CONFLICT', 'the slug "my-server" is taken', 'slug'),
     })
   })
 
-  test('every bad field is a 400 naming it', async () => {
+  test('every bad field is a 400 naming it, in the message and in error.field', async () => {
     const { alice } = await setup()
     const ok = { name: 'Valid', host: 'play.example.com' }
-    const cases: [Record<string, unknown>, string | RegExp][] = [
-      [{ host: 'play.example.com' }, 'name must be 1 to 64 characters long'],
-      [{ ...ok, name: '' }, 'name must be 1 to 64 characters long'],
-      [{ ...ok, name: 'x'.repeat(65) }, 'name must be 1 to 64 characters long'],
-      [{ ...ok, name: '   ' }, 'name must be 1 to 64 characters long'],
-      [{ name: 'Valid' }, 'host must be a hostname or an IP address'],
-      [{ ...ok, host: 'not a host' }, 'host must be a hostname or an IP address'],
-      [{ ...ok, host: 'under_score.example.com' }, 'host must be a hostname or an IP address'],
-      [{ ...ok, host: '127.0.0.1' }, 'host 127.0.0.1 is a loopback address: votelist only lists public servers (network.allow_private_targets is off)'],
-      [{ ...ok, host: '192.168.1.20' }, 'host 192.168.1.20 is a private (RFC 1918) address: votelist only lists public servers (network.allow_private_targets is off)'],
-      [{ ...ok, host: 'localhost' }, 'host localhost is this machine (loopback): votelist only lists public servers (network.allow_private_targets is off)'],
-      [{ ...ok, port: 0 }, 'port must be an integer from 1 to 65535'],
-      [{ ...ok, port: 65536 }, 'port must be an integer from 1 to 65535'],
-      [{ ...ok, port: 25565.5 }, 'port must be an integer from 1 to 65535'],
-      [{ ...ok, port: 'x' }, 'port must be an integer from 1 to 65535'],
-      [{ ...ok, edition: 'pocket' }, 'edition must be "java" or "bedrock"'],
-      [{ ...ok, slug: 'Bad Slug' }, /^slug must be 1 to 48 of a-z/],
-      [{ ...ok, slug: '-dash' }, /^slug must be 1 to 48 of a-z/],
-      [{ ...ok, slug: 'dashboard' }, /^slug must be 1 to 48 of a-z, 0-9 and "-", and not one of: .*dashboard/],
-      [{ ...ok, modes: ['survival', 'knitting'] }, /^modes: "knitting" is not a game mode of this site \(allowed: survival, creative/],
-      [{ ...ok, modes: ['pvp', 'pvp'] }, 'modes must be a list of at most 8 distinct game modes'],
-      [{ ...ok, modes: 'pvp' }, 'modes must be a list of at most 8 distinct game modes'],
-      [{ ...ok, version: 'x'.repeat(33) }, 'version must be at most 32 characters long'],
-      [{ ...ok, description: 'x'.repeat(4001) }, 'description must be at most 4000 characters long'],
-      [{ ...ok, website: 'ftp://example.com' }, 'website must be an http:// or https:// URL'],
-      [{ ...ok, website: 'not a url' }, 'website must be an http:// or https:// URL'],
-      [{ ...ok, owner: 'someone' }, /^owner is not a field of this request/],
+    const cases: [Record<string, unknown>, string, string | RegExp][] = [
+      [{ host: 'play.example.com' }, 'name', 'name must be 1 to 64 characters long'],
+      [{ ...ok, name: '' }, 'name', 'name must be 1 to 64 characters long'],
+      [{ ...ok, name: 'x'.repeat(65) }, 'name', 'name must be 1 to 64 characters long'],
+      [{ ...ok, name: '   ' }, 'name', 'name must be 1 to 64 characters long'],
+      [{ name: 'Valid' }, 'host', 'host must be a hostname or an IP address'],
+      [{ ...ok, host: 'not a host' }, 'host', 'host must be a hostname or an IP address'],
+      [{ ...ok, host: 'under_score.example.com' }, 'host', 'host must be a hostname or an IP address'],
+      [{ ...ok, host: '127.0.0.1' }, 'host', 'host 127.0.0.1 is a loopback address: votelist only lists public servers (network.allow_private_targets is off)'],
+      [{ ...ok, host: '192.168.1.20' }, 'host', 'host 192.168.1.20 is a private (RFC 1918) address: votelist only lists public servers (network.allow_private_targets is off)'],
+      [{ ...ok, host: 'localhost' }, 'host', 'host localhost is this machine (loopback): votelist only lists public servers (network.allow_private_targets is off)'],
+      [{ ...ok, port: 0 }, 'port', 'port must be an integer from 1 to 65535'],
+      [{ ...ok, port: 65536 }, 'port', 'port must be an integer from 1 to 65535'],
+      [{ ...ok, port: 25565.5 }, 'port', 'port must be an integer from 1 to 65535'],
+      [{ ...ok, port: 'x' }, 'port', 'port must be an integer from 1 to 65535'],
+      [{ ...ok, edition: 'pocket' }, 'edition', 'edition must be "java" or "bedrock"'],
+      [{ ...ok, slug: 'Bad Slug' }, 'slug', /^slug must be 1 to 48 of a-z/],
+      [{ ...ok, slug: '-dash' }, 'slug', /^slug must be 1 to 48 of a-z/],
+      [{ ...ok, slug: 'dashboard' }, 'slug', /^slug must be 1 to 48 of a-z, 0-9 and "-", and not one of: .*dashboard/],
+      [{ ...ok, modes: ['survival', 'knitting'] }, 'modes', /^modes: "knitting" is not a game mode of this site \(allowed: survival, creative/],
+      [{ ...ok, modes: ['pvp', 'pvp'] }, 'modes', 'modes must be a list of at most 8 distinct game modes'],
+      [{ ...ok, modes: 'pvp' }, 'modes', 'modes must be a list of at most 8 distinct game modes'],
+      [{ ...ok, modes: ['pvp', 7] }, 'modes', /^modes/],
+      [{ ...ok, version: 'x'.repeat(33) }, 'version', 'version must be at most 32 characters long'],
+      [{ ...ok, description: 'x'.repeat(4001) }, 'description', 'description must be at most 4000 characters long'],
+      [{ ...ok, website: 'ftp://example.com' }, 'website', 'website must be an http:// or https:// URL'],
+      [{ ...ok, website: 'not a url' }, 'website', 'website must be an http:// or https:// URL'],
+      [{ ...ok, owner: 'someone' }, 'owner', /^owner is not a field of this request/],
     ]
-    for (const [body, message] of cases) {
+    for (const [body, field, message] of cases) {
       const r = await json(await alice('POST', '/api/v1/me/servers', body))
-      expect({ body, status: r.status, code: r.body.error?.code }).toEqual({ body, status: 400, code: 'INVALID_PARAMETER' })
+      expect({ body, status: r.status, code: r.body.error?.code, field: r.body.error?.field }).toEqual({ body, status: 400, code: 'INVALID_PARAMETER', field })
       expect(r.body.error.message).toMatch(message)
     }
     expect(await json(await alice('POST', '/api/v1/me/servers', '{"name":'))).toEqual(invalid('the request body could not be parsed'))
@@ -137,7 +138,7 @@ describe('my servers', () => {
     expect(r.body.server.createdAt).not.toBe(r.body.server.updatedAt)
     expect((await json(await alice('GET', '/api/v1/me/servers/alpha'))).body.server.name).toBe('Alpha Two')
     expect(await json(await alice('PATCH', '/api/v1/me/servers/alpha', { slug: 'beta' }))).toEqual(
-      invalid('slug cannot be changed: it stays what it was when the server was created'))
+      invalid('slug cannot be changed: it stays what it was when the server was created', 'slug'))
     for (const [body, message] of [
       [{ port: 0 }, 'port must be an integer from 1 to 65535, or null for the default'],
       [{ host: '10.0.0.1' }, 'host 10.0.0.1 is a private (RFC 1918) address: votelist only lists public servers (network.allow_private_targets is off)'],
@@ -148,7 +149,7 @@ describe('my servers', () => {
       [{ modes: ['nope'] }, expect.stringMatching(/^modes: "nope" is not a game mode/)],
       [{ hidden: 'yes' }, 'hidden must be true or false'],
     ] as const) {
-      expect(await json(await alice('PATCH', '/api/v1/me/servers/alpha', body))).toEqual(invalid(message as string))
+      expect(await json(await alice('PATCH', '/api/v1/me/servers/alpha', body))).toEqual(invalid(message, Object.keys(body)[0]))
     }
     expect(rt.store.servers.bySlug('alpha')).toMatchObject({ name: 'Alpha Two', port: null, edition: 'java' })
   })

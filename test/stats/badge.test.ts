@@ -98,6 +98,6 @@ describe('GET /api/v1/servers/{slug}/badge.svg', () => {
     expect(await rankIn(a.slug, '?theme=light')).toBe('Vote for us · #2')
     const bad = await call(app, 'GET', `/api/v1/servers/${a.slug}/badge.svg?theme=blue`)
     expect(bad.status).toBe(400)
-    expect(await bad.json()).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: 'theme must be one of light, dark' } })
+    expect(await bad.json()).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: 'theme must be one of light, dark', field: 'theme' } })
   })
 })

@@ -204,9 +204,9 @@ describe('history of one server', () => {
   test('bad parameters and unknown or hidden slugs', async () => {
     const bad = await get(`/api/v1/servers/${slug[1]}/history?range=2d`)
     expect(bad.res.status).toBe(400)
-    expect(bad.body).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: 'range must be one of 24h, 7d, 30d, 90d, 1y, all' } })
+    expect(bad.body).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: 'range must be one of 24h, 7d, 30d, 90d, 1y, all', field: 'range' } })
     const fmt = await get(`/api/v1/servers/${slug[1]}/history?format=xml`)
-    expect(fmt.body).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: 'format must be one of json, csv' } })
+    expect(fmt.body).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: 'format must be one of json, csv', field: 'format' } })
     expect((await get('/api/v1/servers/no-such-server/history')).res.status).toBe(404)
     const defaulted = (await get(`/api/v1/servers/${slug[1]}/history`)).body as History
     expect(defaulted).toMatchObject({ range: '24h', step: '5 min' })
@@ -245,10 +245,10 @@ describe('global statistics', () => {
   test('filters outside the allowed values are refused with the allowed values named', async () => {
     const edition = await get('/api/v1/stats/global?edition=pocket')
     expect(edition.res.status).toBe(400)
-    expect(edition.body).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: 'edition must be one of java, bedrock' } })
+    expect(edition.body).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: 'edition must be one of java, bedrock', field: 'edition' } })
     const mode = await get('/api/v1/stats/global?mode=Survival')
     expect(mode.res.status).toBe(400)
-    expect((mode.body as { error: { message: string } }).error.message).toBe(`mode must be one of ${rt.config.servers.modes.join(', ')}`)
+    expect(mode.body).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: `mode must be one of ${rt.config.servers.modes.join(', ')}`, field: 'mode' } })
     expect((await get('/api/v1/stats/global?range=1d')).res.status).toBe(400)
   })
 })

@@ -48,7 +48,10 @@ async function expectError(r: Response, status: number, code: string, message?: 
   expect(r.status).toBe(status)
   expect(r.headers.get('content-type')).toStartWith('application/json')
   const body = await r.json()
-  expect(body).toEqual({ ok: false, error: { code, message: expect.any(String) } })
+  // error.field, where the schema or the service names one parameter, is the one the message starts with.
+  const field = body.error?.field
+  expect(body).toEqual({ ok: false, error: { code, message: expect.any(String), ...(field !== undefined && { field: expect.any(String) }) } })
+  if (field !== undefined) expect(body.error.message).toStartWith(field)
   if (message !== undefined) expect(body.error.message).toMatch(message)
   return body
 }

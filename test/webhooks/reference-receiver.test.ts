@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { redeliver, sendTestVotes } from '../../src/deliveries/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { attemptRows, deliveryRows, deliveryRuntime } from '../deliveries/setup.ts'
+import { codeBlocks } from '../docs/markdown.ts'
 import { cleanupTemp } from '../helpers.ts'
 
 const FILE = join(import.meta.dir, 'reference-receiver.ts')
@@ -13,7 +14,7 @@ const procs: Bun.Subprocess[] = []
 afterEach(() => { for (const p of procs.splice(0)) p.kill() })
 afterAll(cleanupTemp)
 
-// Starts the README's receiver as its own process and follows what it prints.
+// Starts the documented receiver as its own process and follows what it prints.
 async function startReference() {
   const proc = Bun.spawn(['bun', FILE], { env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: '0' }, stdout: 'pipe', stderr: 'inherit' })
   procs.push(proc)
@@ -32,11 +33,11 @@ async function startReference() {
   return { url: new URL('/votes', url).href, output: () => out, waitFor }
 }
 
-describe('the README\'s reference webhook receiver', () => {
-  test('the README shows exactly the file the tests run', () => {
-    const readme = readFileSync(join(import.meta.dir, '../../README.md'), 'utf8')
-    const section = readme.slice(readme.indexOf('<!-- section: notifications -->'))
-    expect(section).toContain('```ts\n' + readFileSync(FILE, 'utf8') + '```\n')
+describe('the reference webhook receiver (docs/owners.md)', () => {
+  test('the owners\' page shows exactly the file the tests run', () => {
+    const page = readFileSync(join(import.meta.dir, '../../docs/owners.md'), 'utf8')
+    const shown = codeBlocks(page.slice(page.indexOf('\n### Reference webhook receiver\n'))).find((b) => b.info === 'ts')
+    expect(shown?.code).toBe(readFileSync(FILE, 'utf8'))
   })
 
   test('accepts votelist\'s deliveries and rewards each vote once, retries included; tests reward nobody', async () => {

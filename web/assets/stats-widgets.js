@@ -11,9 +11,13 @@
   const UPLOT_CSS = `/assets/vendor/uplot-${VERSION}.min.css`
   const OWN_CSS = '/assets/stats-widgets.css'
   const RANGES = ['24h', '7d', '30d', '90d', '1y', 'all']
+  /** @typedef {import('../types/api').HistoryAnswer} HistoryAnswer */
+  /** @typedef {import('uplot')} UPlot */
+  /** @type {Record<string, number>} */
   const STEP_SECONDS = { '5 min': 300, '1 h': 3600, '6 h': 21600, '1 d': 86400, '1 w': 604800 }
   const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 })
 
+  /** @param {string} href */
   function stylesheet(href) {
     if (document.querySelector(`link[href="${href}"]`)) return
     const link = document.createElement('link')
@@ -22,20 +26,29 @@
     document.head.append(link)
   }
 
+  /** @type {Promise<typeof import('uplot')> | null} */
   let uplotLoading = null
+  /** @returns {Promise<typeof import('uplot')>} */
   function loadUplot() {
     if (window.uPlot) return Promise.resolve(window.uPlot)
     stylesheet(UPLOT_CSS)
     uplotLoading ??= new Promise((resolve, reject) => {
       const script = document.createElement('script')
       script.src = UPLOT_JS
-      script.onload = () => resolve(window.uPlot)
+      script.onload = () => (window.uPlot ? resolve(window.uPlot) : reject(new Error('uPlot could not be loaded')))
       script.onerror = () => reject(new Error('uPlot could not be loaded'))
       document.head.append(script)
     })
     return uplotLoading
   }
 
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {string | null} className
+   * @param {string} [text]
+   * @returns {HTMLElementTagNameMap[K]}
+   */
   function el(tag, className, text) {
     const node = document.createElement(tag)
     if (className) node.className = className
@@ -43,18 +56,29 @@
     return node
   }
 
+  /**
+   * @param {string} url
+   * @returns {Promise<HistoryAnswer>}
+   */
   async function getJson(url) {
     const res = await fetch(url, { headers: { accept: 'application/json' } })
-    const body = await res.json().catch(() => null)
-    if (!res.ok || !body || !body.ok) throw new Error(body?.error?.message ?? `HTTP ${res.status}`)
-    return body
+    const body = /** @type {HistoryAnswer | import('../types/api').ErrorBody | null} */ (await res.json().catch(() => null))
+    if (res.ok && body?.ok) return body
+    throw new Error((body?.ok === false ? body.error.message : null) ?? `HTTP ${res.status}`)
   }
 
   // uPlot columns from the points; a slice with no measurement becomes a break in the line
   // instead of a straight segment drawn across the gap.
+  /**
+   * @param {HistoryAnswer} history
+   * @returns {[number[], Array<number | null>, Array<number | null>]}
+   */
   function columns(history) {
     const step = STEP_SECONDS[history.step] ?? 300
-    const xs = [], avg = [], max = []
+    /** @type {number[]} */
+    const xs = []
+    /** @type {Array<number | null>} */
+    const avg = [], max = []
     let prev = null
     for (const p of history.points) {
       const t = Date.parse(p.t) / 1000
@@ -66,12 +90,21 @@
   }
 
   // Keeps a chart as wide as its box (phones rotate, windows resize).
+  /**
+   * @param {UPlot} chart
+   * @param {HTMLElement} box
+   * @param {() => number} height
+   */
   function fit(chart, box, height) {
     const resize = () => chart.setSize({ width: Math.max(200, box.clientWidth), height: height() })
     if (window.ResizeObserver) new ResizeObserver(resize).observe(box)
     else window.addEventListener('resize', resize)
   }
 
+  /**
+   * @param {HTMLElement} list
+   * @param {string} label
+   */
   function figure(list, label) {
     const item = el('div', 'vl-figure')
     const value = el('dd', 'vl-figure-value', '–')
@@ -80,12 +113,13 @@
     return value
   }
 
+  /** @param {HTMLElement} root */
   async function historyWidget(root) {
     const slug = root.dataset.slug
     if (!slug) return
     stylesheet(OWN_CSS)
     const api = `/api/v1/servers/${encodeURIComponent(slug)}/history`
-    let range = RANGES.includes(root.dataset.range) ? root.dataset.range : '24h'
+    let range = root.dataset.range && RANGES.includes(root.dataset.range) ? root.dataset.range : '24h'
 
     root.classList.add('vl-history')
     const selector = el('div', 'vl-ranges')
@@ -140,12 +174,13 @@
         average.textContent = h.summary.points ? number.format(h.summary.avg) : '–'
         status.textContent = h.points.length ? '' : 'No measurement in this range yet.'
       } catch (e) {
-        if (request === shown) status.textContent = `Statistics are unavailable right now (${e.message}).`
+        if (request === shown) status.textContent = `Statistics are unavailable right now (${e instanceof Error ? e.message : e}).`
       }
     }
     await show()
   }
 
+  /** @param {HTMLElement} root */
   async function globalWidget(root) {
     stylesheet(OWN_CSS)
     const params = new URLSearchParams({ range: '24h' })
@@ -177,7 +212,7 @@
         now.textContent = last ? number.format(Math.round(last.avg)) : '0'
         peak.textContent = h.summary.points ? `Peak over 24 h: ${number.format(h.summary.peak)}` : ''
       } catch (e) {
-        peak.textContent = `Statistics are unavailable right now (${e.message}).`
+        peak.textContent = `Statistics are unavailable right now (${e instanceof Error ? e.message : e}).`
       }
       // New measurements arrive once per ping round (5 minutes by default).
       setTimeout(refresh, 300_000)

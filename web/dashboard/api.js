@@ -1,20 +1,38 @@
 // The owner API, from the browser: JSON in and out, the session cookie (HttpOnly, so the
 // dashboard never sees it) sent by the browser. Every failure becomes an ApiError carrying the
-// API's own message, which names the field at fault.
+// API's own message and, when one field is at fault, that field's name (error.field).
+/** @import { ErrorBody } from '../types/api' */
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /**
+   * @param {number} status the HTTP status; 0 when the site could not be reached
+   * @param {string} code the API's error code; NETWORK or HTTP when it gave none
+   * @param {string} message
+   * @param {string | null} [field] the body field, query or path parameter at fault
+   */
+  constructor(status, code, message, field = null) {
     super(message)
     this.status = status
     this.code = code
+    this.field = field
   }
 }
 
+/** @type {(failure: ApiError) => void} */
 let onSessionLost = () => {}
 // Called when an owner route answers 401: the session expired or was logged out elsewhere.
-export function whenSessionLost(fn) { onSessionLost = fn }
+export function whenSessionLost(/** @type {(failure: ApiError) => void} */ fn) { onSessionLost = fn }
 
+// The answer's body; the caller states its type (web/types/api.d.ts), checked against the
+// OpenAPI document by test/dashboard/api-types.test.ts.
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<unknown>}
+ */
 export async function api(method, path, body) {
+  /** @type {Record<string, string>} */
   const headers = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   let res
@@ -23,6 +41,7 @@ export async function api(method, path, body) {
   } catch {
     throw new ApiError(0, 'NETWORK', 'the site could not be reached: check your connection, then try again')
   }
+  /** @type {unknown} */
   let data = null
   try {
     data = await res.json()
@@ -30,16 +49,16 @@ export async function api(method, path, body) {
     data = null
   }
   if (res.ok && data) return data
-  const error = data?.error
-  const failure = new ApiError(res.status, error?.code ?? 'HTTP', error?.message ?? `the site answered HTTP ${res.status}`)
+  const error = /** @type {Partial<ErrorBody> | null} */ (data)?.error
+  const failure = new ApiError(res.status, error?.code ?? 'HTTP', error?.message ?? `the site answered HTTP ${res.status}`, error?.field ?? null)
   if (res.status === 401 && !path.startsWith('/api/v1/auth/') && path !== '/api/v1/me') onSessionLost(failure)
   throw failure
 }
 
-export const get = (path) => api('GET', path)
-export const post = (path, body) => api('POST', path, body)
-export const put = (path, body) => api('PUT', path, body)
-export const patch = (path, body) => api('PATCH', path, body)
-export const del = (path) => api('DELETE', path)
+export const get = (/** @type {string} */ path) => api('GET', path)
+export const post = (/** @type {string} */ path, /** @type {unknown} */ body = undefined) => api('POST', path, body)
+export const put = (/** @type {string} */ path, /** @type {unknown} */ body) => api('PUT', path, body)
+export const patch = (/** @type {string} */ path, /** @type {unknown} */ body) => api('PATCH', path, body)
+export const del = (/** @type {string} */ path) => api('DELETE', path)
 
-export const serverPath = (slug, rest = '') => `/api/v1/me/servers/${encodeURIComponent(slug)}${rest}`
+export const serverPath = (/** @type {string} */ slug, rest = '') => `/api/v1/me/servers/${encodeURIComponent(slug)}${rest}`

@@ -2,24 +2,47 @@
 // header navigation, and a small router on /dashboard/… paths (the site answers index.html for
 // all of them). Each view renders into a fresh container and may return a function that stops
 // what it started (the Deliveries tab's refresh).
-import { get, post, whenSessionLost } from './api.js'
+import { ApiError, get, post, whenSessionLost } from './api.js'
 import { announce, h, replace } from './dom.js'
 import { renderAdminServers, renderAdminUsers } from './view-admin.js'
 import { renderLogin, renderSetup, renderSignup } from './view-auth.js'
 import { renderNewServer } from './view-new-server.js'
 import { renderServer } from './view-server.js'
 import { renderServers } from './view-servers.js'
+/** @import { AuthStatus, User, UserAnswer } from '../types/api' */
+
+/**
+ * What every view is given: the visitor, the site, and the way to another page.
+ * @typedef {object} Ctx
+ * @property {User | null} user the account logged in; set on every page but the 'guest' ones
+ * @property {AuthStatus | null} status
+ * @property {string} siteName
+ * @property {string[]} modes the site's game modes
+ * @property {(path: string, options?: { replace?: boolean }) => void} navigate
+ * @property {(title: string) => void} setTitle
+ * @property {(user: User) => void} loggedIn
+ */
+
+/**
+ * A view draws itself into `el`; it may return what stops what it started (a timer).
+ * @typedef {(ctx: Ctx, el: HTMLElement, ...params: string[]) => void | Stop | Promise<void | Stop>} View
+ * @typedef {() => void} Stop
+ */
 
 const body = document.body
-const view = document.getElementById('view')
-const nav = document.getElementById('account-nav')
+// Both are in index.html.
+const view = /** @type {HTMLElement} */ (document.getElementById('view'))
+const nav = /** @type {HTMLElement} */ (document.getElementById('account-nav'))
 
+/** @type {{ user: User | null, status: AuthStatus | null }} */
 const state = { user: null, status: null }
+/** @type {Stop | null} */
 let stopView = null
 let firstRender = true
 let renders = 0
 
 // [pattern, render, access]: 'guest' pages are for logged-out visitors, 'admin' for admins.
+/** @type {Array<[RegExp, View, 'owner' | 'admin' | 'guest']>} */
 const ROUTES = [
   [/^\/dashboard$/, renderServers, 'owner'],
   [/^\/dashboard\/servers\/new$/, renderNewServer, 'owner'],
@@ -33,20 +56,25 @@ const ROUTES = [
   [/^\/dashboard\/setup$/, renderSetup, 'guest'],
 ]
 
+/**
+ * @param {string} path
+ * @param {{ replace?: boolean }} [options]
+ */
 export function navigate(path, { replace: replacing = false } = {}) {
   if (replacing) history.replaceState(null, '', path)
   else history.pushState(null, '', path)
   void render()
 }
 
+/** @type {Ctx} */
 const ctx = {
   get user() { return state.user },
   get status() { return state.status },
-  siteName: body.dataset.siteName,
+  siteName: body.dataset.siteName ?? '',
   modes: (body.dataset.modes ?? '').split(',').filter(Boolean),
   navigate,
   setTitle(title) { document.title = `${title} · ${body.dataset.siteName}` },
-  async loggedIn(user) {
+  loggedIn(user) {
     state.user = user
     state.status = null
     const next = new URLSearchParams(location.search).get('next')
@@ -54,6 +82,10 @@ const ctx = {
   },
 }
 
+/**
+ * @param {string} href
+ * @param {string} text
+ */
 function navLink(href, text) {
   const here = location.pathname === href || (href !== '/dashboard' && location.pathname.startsWith(`${href}/`))
     || (href === '/dashboard' && location.pathname.startsWith('/dashboard/servers'))
@@ -61,6 +93,7 @@ function navLink(href, text) {
 }
 
 function renderNav() {
+  /** @type {HTMLElement[]} */
   const links = [h('a', { href: '/' }, 'Ranking')]
   if (state.user) {
     links.push(navLink('/dashboard', 'My servers'))
@@ -82,13 +115,13 @@ async function logOut() {
     // The cookie may be gone already; either way the visitor is logged out here.
   }
   state.user = null
-  state.status = await get('/api/v1/auth/status').catch(() => null)
+  state.status = /** @type {AuthStatus | null} */ (await get('/api/v1/auth/status').catch(() => null))
   navigate('/dashboard/login', { replace: true })
   announce('You are logged out.')
 }
 
 async function loadStatus() {
-  state.status ??= await get('/api/v1/auth/status')
+  state.status ??= /** @type {AuthStatus} */ (await get('/api/v1/auth/status'))
   return state.status
 }
 
@@ -97,7 +130,7 @@ async function render() {
   stopView = null
   const generation = ++renders
   const path = location.pathname.replace(/\/+$/, '') || '/dashboard'
-  const route = ROUTES.map(([pattern, fn, access]) => ({ match: path.match(pattern), fn, access })).find((r) => r.match)
+  const route = ROUTES.map(([pattern, fn, access]) => ({ params: path.match(pattern)?.slice(1), fn, access })).find((r) => r.params)
   const container = h('div', { class: 'view' })
   replace(view, container)
 
@@ -119,12 +152,12 @@ async function render() {
       ctx.setTitle('Page not found')
       replace(container, h('section', { class: 'card narrow' }, h('h1', { tabindex: '-1' }, 'Page not found'),
         h('p', null, 'There is no dashboard page at this address.'), h('p', null, h('a', { class: 'button', href: '/dashboard' }, 'Back to my servers'))))
-    } else if (route.access === 'admin' && !state.user.isAdmin) {
+    } else if (route.access === 'admin' && !state.user?.isAdmin) {
       ctx.setTitle('Administrators only')
       replace(container, h('section', { class: 'card narrow' }, h('h1', { tabindex: '-1' }, 'Administrators only'),
         h('p', null, 'This page is for the site\'s administrators.')))
     } else {
-      const stop = (await route.fn(ctx, container, ...route.match.slice(1))) ?? null
+      const stop = (await route.fn(ctx, container, ...route.params ?? [])) ?? null
       // Another page was opened while this one loaded: stop what this one started.
       if (generation !== renders) return stop?.()
       stopView = stop
@@ -132,7 +165,7 @@ async function render() {
   } catch (error) {
     console.error(error)
     replace(container, h('div', { class: 'notice notice-error', role: 'alert' },
-      h('p', null, `This page could not be loaded: ${error.message ?? error}.`),
+      h('p', null, `This page could not be loaded: ${error instanceof Error ? error.message : error}.`),
       h('p', null, h('a', { href: location.pathname }, 'Try again'))))
   }
   // After a navigation, the focus moves to the new page's heading (screen readers read it); on
@@ -143,8 +176,8 @@ async function render() {
 
 // Same-dashboard links are followed without reloading the page.
 document.addEventListener('click', (event) => {
-  const link = event.target.closest?.('a[href]')
-  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null
+  if (!(link instanceof HTMLAnchorElement) || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
   const url = new URL(link.href, location.href)
   if (url.origin !== location.origin || !url.pathname.startsWith('/dashboard') || link.target || link.hasAttribute('download')) return
   event.preventDefault()
@@ -161,10 +194,10 @@ whenSessionLost(() => {
 
 async function boot() {
   try {
-    state.user = (await get('/api/v1/me')).user
+    state.user = /** @type {UserAnswer} */ (await get('/api/v1/me')).user
   } catch (error) {
-    if (error.status !== 401) {
-      replace(view, h('div', { class: 'notice notice-error', role: 'alert' }, h('p', null, `The dashboard could not start: ${error.message}.`)))
+    if (!(error instanceof ApiError) || error.status !== 401) {
+      replace(view, h('div', { class: 'notice notice-error', role: 'alert' }, h('p', null, `The dashboard could not start: ${error instanceof Error ? error.message : error}.`)))
       return
     }
   }

@@ -1,10 +1,12 @@
 // The "Vote for us" badge (live rank) with its embed snippet, and the vote link to share.
 import { h } from './dom.js'
 import { copyField } from './copy.js'
+/** @import { Server } from '../types/api' */
 
 // The snippet is plain text here (shown, never parsed): the name is escaped for the owner's page.
-const attribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+const attribute = (/** @type {string} */ text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
+/** @param {Server} server */
 export function badgeSection(server) {
   const snippet = `<a href="${attribute(server.voteUrl)}"><img src="${attribute(server.badgeUrl)}" alt="Vote for ${attribute(server.name)}"></a>`
   // The preview loads the badge from this site's own origin (the dashboard's CSP allows only it).

@@ -3,6 +3,10 @@
 // address) the button selects the text instead, for Ctrl+C.
 import { h } from './dom.js'
 
+/**
+ * @param {() => string} getText
+ * @param {{ label?: string, selectTarget?: () => Node | null }} [options]
+ */
 export function copyButton(getText, { label = 'Copy', selectTarget } = {}) {
   const status = h('span', { class: 'copy-status', role: 'status', 'aria-live': 'polite' })
   const button = h('button', {
@@ -25,6 +29,10 @@ export function copyButton(getText, { label = 'Copy', selectTarget } = {}) {
 }
 
 // A one-line value (`block: true`: a multi-line code block) with its Copy button.
+/**
+ * @param {string} text
+ * @param {{ label?: string, block?: boolean, describedBy?: string }} [options]
+ */
 export function copyField(text, { label = 'Copy', block = false, describedBy } = {}) {
   const code = block ? h('pre', { class: 'code-block' }, h('code', null, text)) : h('code', { class: 'copy-value' }, text)
   const { button, status } = copyButton(() => text, { label, selectTarget: () => code })

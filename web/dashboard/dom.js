@@ -3,31 +3,57 @@
 
 const PROPERTIES = new Set(['value', 'checked', 'selected', 'disabled', 'hidden', 'open'])
 
-// h('a', { href: '/x', class: 'button', onClick: fn }, 'text', child, [more]) → an element.
-// Attributes with null/undefined/false are left out; `true` writes an empty attribute.
+/** @import { Child } from '../types/dom' */
+
+/**
+ * Attributes; `class`, `dataset`, `on…` listeners and the PROPERTIES above are set as such.
+ * @typedef {Record<string, unknown>} Props
+ */
+
+/**
+ * h('a', { href: '/x', class: 'button', onClick: fn }, 'text', child, [more]) → an element.
+ * Attributes with null/undefined/false are left out; `true` writes an empty attribute.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Props | null} [props]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, props, ...children) {
   const el = document.createElement(tag)
   for (const [key, value] of Object.entries(props ?? {})) {
     if (value === null || value === undefined || value === false) continue
-    if (key === 'class') el.className = value
+    if (key === 'class') el.className = String(value)
     else if (key === 'dataset') Object.assign(el.dataset, value)
-    else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2).toLowerCase(), value)
-    else if (PROPERTIES.has(key)) el[key] = value
-    else if (key === 'href' || key === 'src') el.setAttribute(key, safeUrl(value))
+    else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2).toLowerCase(), /** @type {EventListener} */ (value))
+    else if (PROPERTIES.has(key)) Object.assign(el, { [key]: value })
+    else if (key === 'href' || key === 'src') el.setAttribute(key, safeUrl(String(value)))
     else el.setAttribute(key, value === true ? '' : String(value))
   }
   append(el, children)
   return el
 }
 
+/**
+ * @template {Element} E
+ * @param {E} el
+ * @param {...Child} children
+ * @returns {E}
+ */
 export function append(el, ...children) {
-  for (const child of [children].flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)))
+  for (const child of children) {
+    if (Array.isArray(child)) append(el, ...child)
+    else if (child !== null && child !== undefined && child !== false) el.append(child instanceof Node ? child : document.createTextNode(String(child)))
   }
   return el
 }
 
+/**
+ * @template {Element} E
+ * @param {E} el
+ * @param {...Child} children
+ * @returns {E}
+ */
 export function replace(el, ...children) {
   el.replaceChildren()
   return append(el, ...children)
@@ -35,6 +61,7 @@ export function replace(el, ...children) {
 
 // Links are same-site paths or http(s) addresses (a server's website); anything else (a
 // javascript: URL) becomes a harmless '#'.
+/** @param {string} url */
 export function safeUrl(url) {
   const text = String(url)
   if (text.startsWith('/') && !text.startsWith('//')) return text
@@ -47,14 +74,16 @@ export function safeUrl(url) {
 }
 
 // Screen readers hear this once, politely (the page keeps its focus).
+/** @param {string} message */
 export function announce(message) {
   const region = document.getElementById('announcer')
+  if (!region) return
   region.textContent = ''
   setTimeout(() => { region.textContent = message }, 50)
 }
 
 let uid = 0
-export const newId = (prefix) => `${prefix}-${++uid}`
+export const newId = (/** @type {string} */ prefix) => `${prefix}-${++uid}`
 
 const dateTime = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit',
@@ -62,10 +91,14 @@ const dateTime = new Intl.DateTimeFormat('en-GB', {
 const shortTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' })
 const dayOnly = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' })
 
-export const formatTime = (iso) => `${dateTime.format(new Date(iso))} UTC`
-export const formatDay = (iso) => dayOnly.format(new Date(iso))
+export const formatTime = (/** @type {string} */ iso) => `${dateTime.format(new Date(iso))} UTC`
+export const formatDay = (/** @type {string} */ iso) => dayOnly.format(new Date(iso))
 
 // "in 2 min", "5 s ago": how far a time is from now, in the largest unit that fits.
+/**
+ * @param {string} iso
+ * @param {number} [now]
+ */
 export function relativeTime(iso, now = Date.now()) {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000)
   const abs = Math.abs(seconds)
@@ -76,34 +109,21 @@ export function relativeTime(iso, now = Date.now()) {
 
 // <time> with the UTC time written out (`short`: without the year, for tables), optionally with
 // its distance from now; the full time is its title.
+/**
+ * @param {string | null} iso
+ * @param {{ short?: boolean, withRelative?: boolean }} [options]
+ */
 export function timeElement(iso, { short = false, withRelative = false } = {}) {
   if (!iso) return h('span', { class: 'muted' }, '—')
   const written = short ? shortTime.format(new Date(iso)) : formatTime(iso)
   return h('time', { datetime: iso, title: formatTime(iso) }, withRelative ? `${written} (${relativeTime(iso)})` : written)
 }
 
-const NARROW = window.matchMedia('(max-width: 47.99rem)')
+export const formatDuration = (/** @type {number | null | undefined} */ ms) => (ms === null || ms === undefined ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`)
 
-// A table that stays a table while it fits its box and becomes one card per row when it does
-// not (a phone, a long error text): never a page that scrolls sideways. Call `refit()` after
-// changing its rows.
-export function fittedTable(table) {
-  const box = h('div', { class: 'table-fit' }, table)
-  let width = -1
-  const refit = () => {
-    table.classList.remove('as-cards')
-    if (NARROW.matches || table.scrollWidth > box.clientWidth + 1) table.classList.add('as-cards')
-  }
-  // Only a change of width matters (a height change is the table's own doing).
-  new ResizeObserver(() => {
-    if (box.clientWidth === width) return
-    width = box.clientWidth
-    refit()
-  }).observe(box)
-  box.refit = refit
-  return box
-}
-
-export const formatDuration = (ms) => (ms === null || ms === undefined ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`)
-
+/**
+ * @param {number} n
+ * @param {string} one
+ * @param {string} [many]
+ */
 export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`

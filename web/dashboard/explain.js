@@ -1,5 +1,6 @@
 // A delivery failure in a few words an owner recognises, above the full sentence the site wrote
 // (which already says what to check). Matched on the wording of src/push and src/webhooks.
+/** @type {Array<[RegExp, string]>} */
 const RULES = [
   [/interrupted/i, 'Interrupted'],
   [/connection refused|ECONNREFUSED/i, 'Connection refused'],
@@ -18,6 +19,10 @@ const RULES = [
   [/too many deliveries/i, 'Busy'],
 ]
 
+/**
+ * @param {string | null} error
+ * @param {number | null} httpStatus
+ */
 export function failureLabel(error, httpStatus) {
   if (httpStatus) return `HTTP ${httpStatus}`
   for (const [pattern, label] of RULES) if (pattern.test(error ?? '')) return label

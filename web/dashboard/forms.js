@@ -1,11 +1,27 @@
 // Form fields with their label, hint and error slot, and the submit cycle: the API validates
-// (forms are `novalidate`), and its 400 message, which names the field, is shown under that
-// field, linked to it with aria-describedby and marked aria-invalid.
+// (forms are `novalidate`), and a 400 or 409 about one field (its `error.field`) is shown under
+// that field, linked to it with aria-describedby and marked aria-invalid. A field is known by
+// the API's name for it (data-field), so no message text is ever read to place an error.
 import { ApiError } from './api.js'
 import { announce, h, newId } from './dom.js'
 
-// spec: { name, label, type ('text' | 'email' | 'password' | 'number' | 'url' | 'select' | 'textarea'),
-//         value, hint, optional, options: [{ value, label }], rows, autocomplete, inputmode, placeholder }
+/**
+ * @typedef {object} FieldSpec
+ * @property {string} name the API's name of the field, as in its `error.field`
+ * @property {string} label
+ * @property {'text' | 'email' | 'password' | 'number' | 'url' | 'select' | 'textarea'} [type]
+ * @property {string | number} [value]
+ * @property {string | null} [hint]
+ * @property {boolean} [optional]
+ * @property {Array<{ value: string, label: string }>} [options] of a select
+ * @property {number} [rows] of a textarea
+ * @property {string} [autocomplete]
+ * @property {string} [inputmode]
+ * @property {string} [placeholder]
+ * @property {string} [spellcheck]
+ */
+
+/** @param {FieldSpec} spec */
 export function field(spec) {
   const id = newId(`field-${spec.name}`)
   const hintId = spec.hint ? `${id}-hint` : null
@@ -13,17 +29,17 @@ export function field(spec) {
   const common = { id, name: spec.name, 'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') }
   let control
   if (spec.type === 'select') {
-    control = h('select', common, spec.options.map((o) => h('option', { value: o.value, selected: o.value === spec.value }, o.label)))
+    control = h('select', common, (spec.options ?? []).map((o) => h('option', { value: o.value, selected: o.value === spec.value }, o.label)))
   } else if (spec.type === 'textarea') {
     control = h('textarea', { ...common, rows: spec.rows ?? 4, spellcheck: spec.spellcheck ?? null, placeholder: spec.placeholder })
-    control.value = spec.value ?? ''
+    control.value = String(spec.value ?? '')
   } else {
     control = h('input', {
       ...common, type: spec.type ?? 'text', value: spec.value ?? '', autocomplete: spec.autocomplete ?? 'off',
       inputmode: spec.inputmode, placeholder: spec.placeholder, spellcheck: (spec.type ?? 'text') === 'text' ? 'false' : null,
     })
   }
-  return h('div', { class: 'field', dataset: { field: spec.name, aliases: spec.aliases?.join('|') } },
+  return h('div', { class: 'field', dataset: { field: spec.name } },
     h('label', { for: id }, spec.label, spec.optional ? h('span', { class: 'muted optional' }, ' (optional)') : null),
     control,
     spec.hint ? h('p', { class: 'hint', id: hintId }, spec.hint) : null,
@@ -31,6 +47,9 @@ export function field(spec) {
 }
 
 // A group of checkboxes (game modes): one fieldset, one error slot.
+/**
+ * @param {{ name: string, legend: string, hint?: string, options: Array<{ value: string, label: string }>, values?: string[] }} group
+ */
 export function checkboxGroup({ name, legend, hint, options, values = [] }) {
   const errorId = newId(`${name}-error`)
   const hintId = hint ? `${errorId}-hint` : null
@@ -42,69 +61,84 @@ export function checkboxGroup({ name, legend, hint, options, values = [] }) {
     h('p', { class: 'field-error', id: errorId, hidden: true }))
 }
 
-// The form-level error (a message no field owns: rate limit, network, a conflict).
+// The form-level error (a message no field owns: rate limit, network, two fields at once).
 export const formError = () => h('div', { class: 'notice notice-error form-error', role: 'alert', hidden: true })
 
-// The field a message is about: the one it starts with ("port must be…", "url refused: …"), else
-// the first one it names ("the slug "x" is taken"), by name or by an alias ("e-mail address").
-function fieldNamed(form, message) {
-  const fields = [...form.querySelectorAll('[data-field]')]
-  const first = fields.find((f) => message.startsWith(`${f.dataset.field} `) || message.startsWith(`${f.dataset.field}:`))
-  return first ?? fields.find((f) => new RegExp(`\\b${f.dataset.field}\\b`).test(message)
-    || (f.dataset.aliases ?? '').split('|').some((alias) => alias && message.includes(alias))) ?? null
+// The shown field of this form that the API named; none when it named no field, or one the form
+// does not show (the message then goes to the top of the form).
+/**
+ * @param {HTMLFormElement} form
+ * @param {string | null} name
+ * @returns {HTMLElement | null}
+ */
+function fieldNamed(form, name) {
+  if (!name) return null
+  const holder = [...form.querySelectorAll('[data-field]')].find((f) => f instanceof HTMLElement && f.dataset.field === name)
+  return holder instanceof HTMLElement && !holder.closest('[hidden]') ? holder : null
 }
 
+/** @param {HTMLFormElement} form */
 export function clearErrors(form) {
   for (const slot of form.querySelectorAll('.field-error')) {
+    if (!(slot instanceof HTMLElement)) continue
     slot.hidden = true
     slot.textContent = ''
   }
   for (const bad of form.querySelectorAll('[aria-invalid="true"]')) bad.removeAttribute('aria-invalid')
   const top = form.querySelector('.form-error')
-  if (top) {
+  if (top instanceof HTMLElement) {
     top.hidden = true
     top.textContent = ''
   }
 }
 
 // An API failure as a sentence (the API's own message, which names what is wrong).
-export const errorSentence = (error) => {
+export const errorSentence = (/** @type {unknown} */ error) => {
   const message = error instanceof ApiError ? error.message : 'something went wrong; please try again'
   return message.charAt(0).toUpperCase() + message.slice(1)
 }
 
 // Shows an error where it belongs and moves the focus there.
+/**
+ * @param {HTMLFormElement} form
+ * @param {unknown} error
+ */
 export function showError(form, error) {
   const text = errorSentence(error)
-  // 400 names the field at fault; 409 names the taken one (slug, e-mail).
-  const holder = error instanceof ApiError && (error.status === 400 || error.status === 409) ? fieldNamed(form, error.message) : null
-  if (holder) {
-    const slot = holder.querySelector('.field-error')
+  const holder = error instanceof ApiError ? fieldNamed(form, error.field) : null
+  const slot = holder?.querySelector('.field-error')
+  if (holder && slot instanceof HTMLElement) {
     slot.textContent = text
     slot.hidden = false
     const control = holder.matches('fieldset') ? holder.querySelector('input') : holder.querySelector('input, select, textarea')
-    ;(holder.matches('fieldset') ? holder : control).setAttribute('aria-invalid', 'true')
-    control?.focus()
+    ;(holder.matches('fieldset') ? holder : control)?.setAttribute('aria-invalid', 'true')
+    if (control instanceof HTMLElement) control.focus()
     announce(text)
     return
   }
   const top = form.querySelector('.form-error')
-  if (top) {
+  if (top instanceof HTMLElement) {
     top.textContent = text
     top.hidden = false
-    top.focus?.()
+    top.focus()
   } else {
     announce(text)
   }
 }
 
 // Runs `action(form)` on submit with the button busy; an ApiError lands under its field.
+/**
+ * @param {HTMLFormElement} form
+ * @param {(form: HTMLFormElement) => Promise<void>} action
+ * @param {string} [busyLabel]
+ */
 export function onSubmit(form, action, busyLabel = 'Saving…') {
   form.noValidate = true
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
-    const button = event.submitter ?? form.querySelector('button[type="submit"]')
-    const label = button?.textContent
+    const pressed = event.submitter ?? form.querySelector('button[type="submit"]')
+    const button = pressed instanceof HTMLButtonElement ? pressed : null
+    const label = button?.textContent ?? ''
     clearErrors(form)
     if (button) {
       button.disabled = true
@@ -127,11 +161,26 @@ export function onSubmit(form, action, busyLabel = 'Saving…') {
   return form
 }
 
-export const valueOf = (form, name) => form.elements.namedItem(name)?.value.trim() ?? ''
-export const checkedValues = (form, name) => [...form.querySelectorAll(`input[name="${name}"]:checked`)].map((i) => i.value)
+// The form's control of that name (null when there is none); a group of radio buttons is its
+// RadioNodeList, whose value is the checked one's.
+/**
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+export const controlOf = (form, name) =>
+  /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | RadioNodeList | null} */ (form.elements.namedItem(name))
+
+export const valueOf = (/** @type {HTMLFormElement} */ form, /** @type {string} */ name) => controlOf(form, name)?.value.trim() ?? ''
+export const checkedValues = (/** @type {HTMLFormElement} */ form, /** @type {string} */ name) =>
+  [...form.querySelectorAll(`input[name="${name}"]:checked`)].map((i) => /** @type {HTMLInputElement} */ (i).value)
 
 // A button that calls the API (revoke, rotate, delete…): asks first when `confirmText` is given,
 // is disabled while it runs, and shows a failure next to itself.
+/**
+ * @param {string} label
+ * @param {() => Promise<void>} action
+ * @param {{ className?: string, confirmText?: string, ariaLabel?: string }} [options]
+ */
 export function actionButton(label, action, { className = 'button', confirmText, ariaLabel } = {}) {
   const error = h('span', { class: 'action-error', role: 'alert' })
   const button = h('button', { type: 'button', class: className, 'aria-label': ariaLabel }, label)

@@ -1,15 +1,20 @@
 // API keys of the verification API (shown once at creation, listed by their prefix, revoked at
 // once), and ready-to-copy calls of check and claim with the owner's key.
 import { del, get, post, serverPath } from './api.js'
-import { announce, fittedTable, h, newId, replace, timeElement } from './dom.js'
+import { announce, h, newId, replace, timeElement } from './dom.js'
 import { copyField } from './copy.js'
 import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
-import { cell } from './view-servers.js'
+import { cell, dataTable } from './table.js'
+/** @import { CreatedKeyAnswer, KeysAnswer, Server } from '../types/api' */
 
 const PLACEHOLDER = 'YOUR_API_KEY'
 
-export const siteBase = (server) => server.voteUrl.slice(0, server.voteUrl.indexOf('/serveur/'))
+export const siteBase = (/** @type {Server} */ server) => server.voteUrl.slice(0, server.voteUrl.indexOf('/serveur/'))
 
+/**
+ * @param {Server} server
+ * @param {string | null} key the key just created, else a placeholder is shown
+ */
 function examples(server, key) {
   const base = siteBase(server)
   const shown = key ?? PLACEHOLDER
@@ -24,17 +29,16 @@ function examples(server, key) {
   ]
 }
 
+/** @param {Server} server */
 export async function keysSection(server) {
   const list = h('div', { class: 'keys-list' })
   const fresh = h('div', { class: 'new-key', 'aria-live': 'polite' })
   const calls = h('div', { class: 'examples' }, examples(server, null))
 
   async function load() {
-    const { keys } = await get(serverPath(server.slug, '/keys'))
+    const { keys } = /** @type {KeysAnswer} */ (await get(serverPath(server.slug, '/keys')))
     if (!keys.length) return replace(list, h('p', { class: 'muted' }, 'No API key yet.'))
-    replace(list, fittedTable(h('table', { class: 'table' },
-      h('caption', { class: 'visually-hidden' }, 'Active API keys'),
-      h('thead', null, h('tr', null, ['Key', 'Name', 'Created', 'Last used', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    replace(list, dataTable('Active API keys', ['Key', 'Name', 'Created', 'Last used', ''],
       h('tbody', null, keys.map((k) => h('tr', { dataset: { keyId: k.id } },
         cell('Key', h('code', null, `${k.prefix}…`)),
         cell('Name', k.name || h('span', { class: 'muted' }, '—')),
@@ -48,7 +52,7 @@ export async function keysSection(server) {
           className: 'button-small button-danger',
           ariaLabel: `Revoke the key ${k.prefix}…${k.name ? ` (${k.name})` : ''}`,
           confirmText: `Revoke the key ${k.prefix}…? Plugins using it are refused from now on.`,
-        }))))))))
+        })))))))
   }
 
   const form = onSubmit(h('form', { class: 'inline-fields' },
@@ -56,7 +60,7 @@ export async function keysSection(server) {
     field({ name: 'name', label: 'Name of the new key', optional: true, placeholder: 'lobby plugin', hint: 'To tell keys apart, e.g. where it is used.' }),
     h('button', { type: 'submit', class: 'button button-primary' }, 'Create a key')), async (f) => {
     const name = valueOf(f, 'name')
-    const created = await post(serverPath(server.slug, '/keys'), name ? { name } : {})
+    const created = /** @type {CreatedKeyAnswer} */ (await post(serverPath(server.slug, '/keys'), name ? { name } : {}))
     f.reset()
     const warning = newId('key-warning')
     replace(fresh, h('div', { class: 'notice notice-success' },

@@ -1,24 +1,31 @@
 // The server's listing fields, for adding a server and for editing it. The API checks every
-// value and its message lands under the field it names.
+// value and its message lands under the field it names (error.field).
 import { patch, post, serverPath } from './api.js'
 import { h } from './dom.js'
-import { checkboxGroup, checkedValues, field, formError, onSubmit, valueOf } from './forms.js'
+import { checkboxGroup, checkedValues, controlOf, field, formError, onSubmit, valueOf } from './forms.js'
+/** @import { Server, ServerAnswer } from '../types/api' */
 
 // An empty port means the edition's default; anything else goes to the API as typed, which
 // answers "port must be an integer from 1 to 65535" when it is not one.
+/** @param {string} text */
 function portValue(text) {
   if (text === '') return null
   return /^\d+$/.test(text) ? Number(text) : text
 }
 
+/**
+ * @param {HTMLFormElement} form
+ * @param {boolean} creating
+ */
 function listing(form, creating) {
+  /** @type {{ name: string, host: string, edition: string, version: string, website: string, description: string, modes: string[], port?: number | string | null, slug?: string }} */
   const body = {
     name: valueOf(form, 'name'),
     host: valueOf(form, 'host'),
     edition: valueOf(form, 'edition'),
     version: valueOf(form, 'version'),
     website: valueOf(form, 'website'),
-    description: form.elements.namedItem('description').value,
+    description: controlOf(form, 'description')?.value ?? '',
     modes: checkedValues(form, 'modes'),
   }
   const port = portValue(valueOf(form, 'port'))
@@ -28,8 +35,13 @@ function listing(form, creating) {
 }
 
 // onSaved(server) runs after a successful save.
-export function serverForm(ctx, { server = null, onSaved }) {
+/**
+ * @param {{ modes: string[] }} site the site's game modes (a view's ctx)
+ * @param {{ server?: Server | null, onSaved: (server: Server) => void | Promise<void> }} options
+ */
+export function serverForm(site, { server = null, onSaved }) {
   const creating = server === null
+  /** @type {Pick<Server, 'name' | 'host' | 'port' | 'edition' | 'version' | 'website' | 'description' | 'modes'>} */
   const s = server ?? { name: '', host: '', port: null, edition: 'java', version: '', website: '', description: '', modes: [] }
   const form = h('form', { class: 'server-form' },
     formError(),
@@ -42,11 +54,11 @@ export function serverForm(ctx, { server = null, onSaved }) {
       field({ name: 'version', label: 'Version', value: s.version, optional: true, placeholder: '1.21.4' }),
       field({ name: 'website', label: 'Website', type: 'url', value: s.website, optional: true, placeholder: 'https://example.com' })),
     field({ name: 'description', label: 'Description', type: 'textarea', value: s.description, optional: true, rows: 5, hint: 'Shown on the server\'s page; line breaks are kept. At most 4000 characters.' }),
-    checkboxGroup({ name: 'modes', legend: 'Game modes', hint: 'Up to 8; players filter the ranking by them.', options: ctx.modes.map((m) => ({ value: m, label: m })), values: s.modes }),
+    checkboxGroup({ name: 'modes', legend: 'Game modes', hint: 'Up to 8; players filter the ranking by them.', options: site.modes.map((m) => ({ value: m, label: m })), values: s.modes }),
     h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'button button-primary' }, creating ? 'Add the server' : 'Save changes')))
 
   return onSubmit(form, async (f) => {
-    const answer = creating ? await post('/api/v1/me/servers', listing(f, true)) : await patch(serverPath(server.slug), listing(f, false))
+    const answer = /** @type {ServerAnswer} */ (server ? await patch(serverPath(server.slug), listing(f, false)) : await post('/api/v1/me/servers', listing(f, true)))
     await onSaved(answer.server)
   }, creating ? 'Adding…' : 'Saving…')
 }

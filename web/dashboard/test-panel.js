@@ -4,7 +4,9 @@ import { post, serverPath } from './api.js'
 import { formatDuration, h, replace } from './dom.js'
 import { CHANNEL_NAMES, failureLabel } from './explain.js'
 import { errorSentence } from './forms.js'
+/** @import { Server, TestAnswer, TestResult } from '../types/api' */
 
+/** @param {TestResult} r */
 function resultItem(r) {
   const ok = r.status === 'succeeded'
   return h('li', { class: `test-result ${ok ? 'test-ok' : 'test-failed'}`, dataset: { channel: r.channel } },
@@ -16,6 +18,10 @@ function resultItem(r) {
 }
 
 // onDone(): after each test (the Deliveries tab refreshes its list).
+/**
+ * @param {Server} server
+ * @param {{ onDone?: () => Promise<void>, compact?: boolean }} [options]
+ */
 export function testPanel(server, { onDone, compact = false } = {}) {
   const results = h('div', { class: 'test-results', role: 'status', 'aria-live': 'polite' })
   const button = h('button', { type: 'button', class: 'button button-primary' }, 'Send a test vote')
@@ -23,7 +29,7 @@ export function testPanel(server, { onDone, compact = false } = {}) {
     button.disabled = true
     replace(results, h('p', { class: 'muted' }, 'Sending a test vote to each channel…'))
     try {
-      const answer = await post(serverPath(server.slug, '/test'), {})
+      const answer = /** @type {TestAnswer} */ (await post(serverPath(server.slug, '/test'), {}))
       const failed = answer.results.filter((r) => r.status !== 'succeeded').length
       const total = answer.results.length
       const summary = total === 1

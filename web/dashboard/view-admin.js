@@ -1,34 +1,48 @@
 // Administrators: every account, and every server of the site with hide / show and delete.
 import { del, get, patch, serverPath } from './api.js'
-import { announce, fittedTable, formatDay, h, plural, replace } from './dom.js'
+import { announce, formatDay, h, plural, replace } from './dom.js'
 import { actionButton } from './forms.js'
-import { cell, playersCell, rankText, serverHref } from './view-servers.js'
+import { playersCell, rankText, serverHref } from './server-summary.js'
+import { cell, dataTable } from './table.js'
+/** @import { Ctx } from './app.js' */
+/** @import { AdminServersAnswer, AdminUsersAnswer } from '../types/api' */
 
-const table = (caption, headers, rows) => h('div', { class: 'card table-card' }, fittedTable(h('table', { class: 'table' },
-  h('caption', { class: 'visually-hidden' }, caption),
-  h('thead', null, h('tr', null, headers.map(([label, num]) => h('th', { scope: 'col', class: num ? 'num' : null }, label)))),
-  h('tbody', null, rows))))
+/**
+ * @param {string} caption
+ * @param {Array<string | [string, boolean]>} headers
+ * @param {HTMLTableRowElement[]} rows
+ */
+const table = (caption, headers, rows) => h('div', { class: 'card table-card' }, dataTable(caption, headers, h('tbody', null, rows)))
 
+/**
+ * @param {Ctx} ctx
+ * @param {HTMLElement} el
+ */
 export async function renderAdminUsers(ctx, el) {
   ctx.setTitle('Users')
-  const { users } = await get('/api/v1/admin/users')
+  const { users } = /** @type {AdminUsersAnswer} */ (await get('/api/v1/admin/users'))
   replace(el,
     h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'Users')),
     h('p', { class: 'muted' }, `${plural(users.length, 'account')}. New accounts sign up on the dashboard (when registration is open) or are added with `, h('code', null, 'votelist user add'), '.'),
-    table('Every account', [['E-mail address'], ['Role'], ['Servers', true], ['Created']], users.map((u) => h('tr', null,
+    table('Every account', ['E-mail address', 'Role', ['Servers', true], 'Created'], users.map((u) => h('tr', null,
       cell('E-mail address', u.email, { class: 'cell-main' }),
       cell('Role', u.isAdmin ? h('span', { class: 'pill pill-admin' }, 'Administrator') : 'Owner'),
       cell('Servers', String(u.servers), { class: 'num' }),
       cell('Created', formatDay(u.createdAt))))))
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {HTMLElement} el
+ */
 export async function renderAdminServers(ctx, el) {
   ctx.setTitle('All servers')
-  const { servers } = await get('/api/v1/admin/servers')
+  const { servers } = /** @type {AdminServersAnswer} */ (await get('/api/v1/admin/servers'))
   // After an action the list is drawn again; the focus goes back to that server's row.
-  const reload = async (slug) => {
+  const reload = async (/** @type {string} */ slug) => {
     await renderAdminServers(ctx, el)
-    el.querySelector(`tr[data-slug="${CSS.escape(slug)}"] button`)?.focus()
+    const button = el.querySelector(`tr[data-slug="${CSS.escape(slug)}"] button`)
+    if (button instanceof HTMLElement) button.focus()
   }
   const rows = servers.map((s) => h('tr', { dataset: { slug: s.slug } },
     cell('Server', [
@@ -57,6 +71,6 @@ export async function renderAdminServers(ctx, el) {
   replace(el,
     h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'All servers')),
     h('p', { class: 'muted' }, `${plural(servers.length, 'server')}, hidden ones included. Hiding takes a server out of the ranking and its public pages without deleting anything.`),
-    servers.length ? table('Every server of the site', [['Server'], ['Owner'], ['Rank', true], ['Votes this month', true], ['Players online', true], ['State'], ['Actions']], rows)
+    servers.length ? table('Every server of the site', ['Server', 'Owner', ['Rank', true], ['Votes this month', true], ['Players online', true], 'State', 'Actions'], rows)
       : h('p', { class: 'card muted' }, 'No server is listed yet.'))
 }

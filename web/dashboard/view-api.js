@@ -6,8 +6,13 @@ import { keysSection } from './keys-section.js'
 import { testPanel } from './test-panel.js'
 import { votifierSection } from './votifier-section.js'
 import { webhookSection } from './webhook-section.js'
+/** @import { ServerDetail } from '../types/api' */
 
-export async function renderApiTab(ctx, el, server) {
+/**
+ * @param {HTMLElement} el
+ * @param {ServerDetail} server
+ */
+export async function renderApiTab(el, server) {
   append(el,
     h('p', { class: 'lead' }, 'Choose how each vote reaches you; combine them freely. Then press Test.'),
     votifierSection(server),

@@ -1,27 +1,35 @@
 // The Deliveries tab: one row per attempt (newest first), filters by channel and outcome, paging,
 // Redeliver, and a refresh every few seconds while the tab is open and the page visible.
 import { get, post, serverPath } from './api.js'
-import { announce, fittedTable, formatDuration, formatTime, h, relativeTime, replace, timeElement } from './dom.js'
+import { announce, formatDuration, formatTime, h, relativeTime, replace, timeElement } from './dom.js'
 import { CHANNEL_NAMES, OUTCOMES, failureLabel } from './explain.js'
 import { actionButton, field } from './forms.js'
 import { testPanel } from './test-panel.js'
-import { cell } from './view-servers.js'
+import { cell, dataTable } from './table.js'
+/** @import { Stop } from './app.js' */
+/** @import { DeliveriesAnswer, DeliveryAttempt, RedeliverAnswer, Server } from '../types/api' */
 
 const PAGE_SIZE = 25
 const REFRESH_MS = 3000
 
+/**
+ * @param {DeliveryAttempt} d
+ * @param {number} perSeries attempts in a series
+ */
 function attemptText(d, perSeries) {
   if (d.test) return 'Test, not retried'
   const text = `${d.seriesAttempt} of ${perSeries}`
   return d.attempt === d.seriesAttempt ? text : [text, h('div', { class: 'muted small' }, `redelivery · #${d.attempt} overall`)]
 }
 
+/** @param {DeliveryAttempt} d */
 function details(d) {
   if (d.status === 'pending') return h('span', { class: 'muted' }, 'Sending…')
   if (!d.error) return d.httpStatus ? `HTTP ${d.httpStatus}` : h('span', { class: 'muted' }, 'OK')
   return [h('strong', { class: 'failure-label' }, failureLabel(d.error, d.httpStatus)), h('div', { class: 'failure-text' }, d.error)]
 }
 
+/** @param {DeliveryAttempt} d */
 function nextAttempt(d) {
   if (d.nextAttemptAt) {
     const future = new Date(d.nextAttemptAt).getTime() > Date.now()
@@ -32,35 +40,48 @@ function nextAttempt(d) {
   return h('span', { class: 'muted' }, '—')
 }
 
-export async function renderDeliveriesTab(ctx, el, server) {
+/**
+ * @param {HTMLElement} el
+ * @param {Server} server
+ * @returns {Promise<Stop>}
+ */
+export async function renderDeliveriesTab(el, server) {
   const filters = { channel: '', status: '' }
+  /** @type {Array<string | null>} */
   const cursors = [null] // the `before` of each page seen; the last one is shown
-  let timer = null
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer
   let stopped = false
 
   const tbody = h('tbody')
-  const table = fittedTable(h('table', { class: 'table deliveries' },
-    h('caption', { class: 'visually-hidden' }, 'Delivery attempts, newest first'),
-    h('thead', null, h('tr', null, ['Time (UTC)', 'Channel', 'Kind', 'Pseudo', 'Attempt', 'Outcome', 'Error or status', 'Duration', 'Next attempt', '']
-      .map((t) => h('th', { scope: 'col', class: t === 'Duration' ? 'num' : null }, t)))),
-    tbody))
+  const table = dataTable('Delivery attempts, newest first',
+    ['Time (UTC)', 'Channel', 'Kind', 'Pseudo', 'Attempt', 'Outcome', 'Error or status', ['Duration', true], 'Next attempt', ''], tbody, 'table deliveries')
   const empty = h('p', { class: 'muted empty', hidden: true })
   const pager = h('div', { class: 'pager' })
   const updated = h('p', { class: 'muted small refresh-note' })
 
+  /**
+   * @param {keyof typeof filters} name
+   * @param {string} label
+   * @param {Array<{ value: string, label: string }>} options
+   */
   const select = (name, label, options) => {
     const f = field({ name, label, type: 'select', value: '', options })
-    f.querySelector('select').addEventListener('change', (event) => {
-      filters[name] = event.target.value
+    f.querySelector('select')?.addEventListener('change', (event) => {
+      filters[name] = /** @type {HTMLSelectElement} */ (event.target).value
       cursors.splice(0, cursors.length, null)
       void load()
     })
     return f
   }
-  const filterBar = h('form', { class: 'filters deliveries-filters', role: 'search', 'aria-label': 'Filter the attempts', onSubmit: (e) => e.preventDefault() },
+  const filterBar = h('form', { class: 'filters deliveries-filters', role: 'search', 'aria-label': 'Filter the attempts', onSubmit: (/** @type {Event} */ e) => e.preventDefault() },
     select('channel', 'Channel', [{ value: '', label: 'All channels' }, { value: 'votifier', label: 'Votifier' }, { value: 'webhook', label: 'Webhook' }]),
     select('status', 'Outcome', [{ value: '', label: 'All outcomes' }, ...Object.entries(OUTCOMES).map(([value, label]) => ({ value, label }))]))
 
+  /**
+   * @param {DeliveryAttempt[]} items
+   * @param {number} perSeries
+   */
   function rows(items, perSeries) {
     // Redeliver sits on the newest attempt of each delivery on the page.
     const newest = new Map()
@@ -77,7 +98,7 @@ export async function renderDeliveriesTab(ctx, el, server) {
       cell('Next attempt', nextAttempt(d)),
       cell('', !d.test && d.status !== 'pending' && newest.get(d.deliveryId) === d.id
         ? actionButton('Redeliver', async () => {
-          const { delivery } = await post(serverPath(server.slug, `/deliveries/${encodeURIComponent(d.deliveryId)}/redeliver`))
+          const { delivery } = /** @type {RedeliverAnswer} */ (await post(serverPath(server.slug, `/deliveries/${encodeURIComponent(d.deliveryId)}/redeliver`)))
           announce(`Redelivery started: attempt ${delivery.nextAttempt} of the ${CHANNEL_NAMES[d.channel]} delivery for ${d.pseudo}.`)
           await load()
         }, { className: 'button-small', ariaLabel: `Redeliver the ${CHANNEL_NAMES[d.channel]} delivery for ${d.pseudo}` })
@@ -90,10 +111,10 @@ export async function renderDeliveriesTab(ctx, el, server) {
     if (before) query.set('before', before)
     if (filters.channel) query.set('channel', filters.channel)
     if (filters.status) query.set('status', filters.status)
-    const page = await get(`${serverPath(server.slug, '/deliveries')}?${query}`)
+    const page = /** @type {DeliveriesAnswer} */ (await get(`${serverPath(server.slug, '/deliveries')}?${query}`))
     if (stopped) return
     // The refresh redraws the rows: keep the focus on the same button if it is still there.
-    const focused = document.activeElement?.closest?.('tr[data-attempt-id]')?.dataset.attemptId
+    const focused = document.activeElement?.closest('tr')?.dataset.attemptId
     empty.hidden = page.deliveries.length > 0
     table.hidden = !page.deliveries.length
     empty.textContent = filters.channel || filters.status
@@ -101,7 +122,8 @@ export async function renderDeliveriesTab(ctx, el, server) {
       : 'No delivery yet. Each vote and each test appears here, one row per attempt.'
     replace(tbody, rows(page.deliveries, page.attemptsPerSeries))
     table.refit()
-    if (focused) tbody.querySelector(`tr[data-attempt-id="${CSS.escape(focused)}"] button`)?.focus()
+    const refocus = focused ? tbody.querySelector(`tr[data-attempt-id="${CSS.escape(focused)}"] button`) : null
+    if (refocus instanceof HTMLElement) refocus.focus()
     pager.hidden = cursors.length === 1 && !page.next
     replace(pager,
       cursors.length > 1 ? h('button', { type: 'button', class: 'button-small', onClick: () => { cursors.pop(); void load() } }, '← Newer') : h('span'),

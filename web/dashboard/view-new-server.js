@@ -1,8 +1,13 @@
 // Adding a server; then straight to its "API and webhooks" tab, where rewards are set up.
 import { announce, h, replace } from './dom.js'
 import { serverForm } from './server-form.js'
-import { serverHref } from './view-servers.js'
+import { serverHref } from './server-summary.js'
+/** @import { Ctx } from './app.js' */
 
+/**
+ * @param {Ctx} ctx
+ * @param {HTMLElement} el
+ */
 export function renderNewServer(ctx, el) {
   ctx.setTitle('Add a server')
   const form = serverForm(ctx, {

@@ -7,14 +7,29 @@ import { actionButton } from './forms.js'
 import { serverForm } from './server-form.js'
 import { renderApiTab } from './view-api.js'
 import { renderDeliveriesTab } from './view-deliveries.js'
-import { playersCell, rankText, serverHref } from './view-servers.js'
+import { playersCell, rankText, serverHref } from './server-summary.js'
+/** @import { Ctx, Stop } from './app.js' */
+/** @import { Child } from '../types/dom' */
+/** @import { ServerDetail, ServerDetailAnswer } from '../types/api' */
 
+/** @typedef {'overview' | 'api' | 'deliveries'} Tab */
+
+/** @type {Array<[Tab, string, string]>} */
 const TABS = [['overview', 'Overview', ''], ['api', 'API and webhooks', 'api'], ['deliveries', 'Deliveries', 'deliveries']]
 
+/**
+ * @param {string} label
+ * @param {Child} value
+ */
 function tile(label, value) {
   return h('div', { class: 'tile' }, h('div', { class: 'tile-label' }, label), h('div', { class: 'tile-value' }, value))
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {ServerDetail} server
+ * @param {(slug: string) => Promise<void>} refresh draws the page again
+ */
 function overviewTab(ctx, server, refresh) {
   const links = h('section', { class: 'card' },
     h('h2', null, 'Public pages'),
@@ -43,7 +58,7 @@ function overviewTab(ctx, server, refresh) {
       ctx.navigate('/dashboard')
     }, { className: 'button button-danger', confirmText: `Delete ${server.name} with all its votes, keys and deliveries? This cannot be undone.` }))
 
-  const adminTools = ctx.user.isAdmin
+  const adminTools = ctx.user?.isAdmin
     ? h('section', { class: 'card' }, h('h2', null, 'Administration'),
       h('p', null, server.hidden ? 'Hidden: out of the ranking and the public pages.' : 'Listed: in the ranking and the public pages.'),
       actionButton(server.hidden ? 'Show the server' : 'Hide the server', async () => {
@@ -55,13 +70,22 @@ function overviewTab(ctx, server, refresh) {
   return [links, edit, adminTools, danger]
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {HTMLElement} el
+ * @param {string} slug
+ * @param {Tab} tab
+ * @returns {Promise<Stop>}
+ */
 export async function renderServer(ctx, el, slug, tab) {
-  let stop = null
+  /** @type {Stop | void} */
+  let stop
   const body = h('div', { class: 'tab-body' })
 
+  /** @param {string} currentSlug */
   async function draw(currentSlug) {
-    const { server } = await get(serverPath(currentSlug))
-    const [, tabLabel] = TABS.find(([id]) => id === tab)
+    const { server } = /** @type {ServerDetailAnswer} */ (await get(serverPath(currentSlug)))
+    const tabLabel = TABS.find(([id]) => id === tab)?.[1] ?? ''
     ctx.setTitle(`${tabLabel} · ${server.name}`)
     const tabs = h('nav', { class: 'tabs', 'aria-label': 'Server sections' },
       TABS.map(([id, label, path]) => h('a', { href: serverHref(server.slug, path), 'aria-current': id === tab ? 'page' : null }, label)))
@@ -78,10 +102,10 @@ export async function renderServer(ctx, el, slug, tab) {
         tile('Players online', playersCell(server))),
       tabs, body)
     stop?.()
-    stop = null
+    stop = undefined
     if (tab === 'overview') replace(body, overviewTab(ctx, server, draw))
-    else if (tab === 'api') stop = await renderApiTab(ctx, body, server)
-    else stop = await renderDeliveriesTab(ctx, body, server)
+    else if (tab === 'api') await renderApiTab(body, server)
+    else stop = await renderDeliveriesTab(body, server)
   }
 
   await draw(slug)

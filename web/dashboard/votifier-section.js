@@ -4,9 +4,16 @@
 import { del, put, serverPath } from './api.js'
 import { announce, h, newId, replace } from './dom.js'
 import { copyField } from './copy.js'
-import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
+import { actionButton, controlOf, field, formError, onSubmit, valueOf } from './forms.js'
+/** @import { ServerDetail, VotifierAnswer, VotifierSettings } from '../types/api' */
 
+/** @param {'v1' | 'v2'} current */
 function protocolChoice(current) {
+  /**
+   * @param {'v1' | 'v2'} value
+   * @param {string} label
+   * @param {string} hint
+   */
   const option = (value, label, hint) => h('label', { class: 'radio' },
     h('input', { type: 'radio', name: 'protocol', value, checked: current === value }),
     h('span', null, h('strong', null, label), h('span', { class: 'muted' }, ` — ${hint}`)))
@@ -17,6 +24,7 @@ function protocolChoice(current) {
     h('p', { class: 'field-error', hidden: true }))
 }
 
+/** @param {VotifierSettings | null} v */
 function savedState(v) {
   if (!v) return h('p', { class: 'muted' }, 'No Votifier target yet: votes are not pushed to your server.')
   if (v.protocol === 'v2') {
@@ -24,11 +32,12 @@ function savedState(v) {
     return h('div', { class: 'saved-target' },
       h('p', { id: help }, 'Paste this line exactly as shown (quotes included, where there are any) under ', h('code', null, 'tokens:'), ' in your listener\'s ', h('code', null, 'config.yml'),
         ' (NuVotifier: ', h('code', null, 'plugins/Votifier/config.yml'), ', or ', h('code', null, 'plugins/nuvotifier/config.yml'), ' on a proxy), then reload it:'),
-      copyField(v.configLine, { label: 'Copy the line', describedBy: help }))
+      copyField(v.configLine ?? '', { label: 'Copy the line', describedBy: help }))
   }
   return h('p', { class: 'saved-target' }, `Votes are pushed with v1 to ${v.host}:${v.port}, encrypted with the public key you pasted. v1 has no acknowledgement: press Test, then look for the vote in the listener's log.`)
 }
 
+/** @param {ServerDetail} server */
 export function votifierSection(server) {
   const section = h('section', { class: 'card', id: 'votifier' })
   let votifier = server.votifier
@@ -61,23 +70,27 @@ export function votifierSection(server) {
           announce('Votifier target removed.')
         }, { className: 'button button-danger', confirmText: 'Remove the Votifier target? Votes are no longer pushed to your server.' }) : null))
     form.addEventListener('change', (event) => {
-      if (event.target.name !== 'protocol') return
-      v2Fields.hidden = event.target.value !== 'v2'
-      v1Fields.hidden = event.target.value !== 'v1'
+      const input = event.target
+      if (!(input instanceof HTMLInputElement) || input.name !== 'protocol') return
+      v2Fields.hidden = input.value !== 'v2'
+      v1Fields.hidden = input.value !== 'v1'
     })
     onSubmit(form, async (f) => {
-      const chosen = f.querySelector('input[name="protocol"]:checked').value
+      const chosen = valueOf(f, 'protocol')
       const port = valueOf(f, 'port')
+      /** @type {{ host: string, protocol: string, port: number | string, token?: string, newToken?: boolean, publicKey?: string }} */
       const body = { host: valueOf(f, 'host'), protocol: chosen, port: /^\d+$/.test(port) ? Number(port) : port }
       if (chosen === 'v2') {
         if (valueOf(f, 'token')) body.token = valueOf(f, 'token')
-        if (f.elements.namedItem('newToken')?.checked) body.newToken = true
+        const newToken = controlOf(f, 'newToken')
+        if (newToken instanceof HTMLInputElement && newToken.checked) body.newToken = true
       } else {
-        body.publicKey = f.elements.namedItem('publicKey').value
+        body.publicKey = controlOf(f, 'publicKey')?.value ?? ''
       }
-      votifier = (await put(serverPath(server.slug, '/votifier'), body)).votifier
+      const saved = /** @type {VotifierAnswer} */ (await put(serverPath(server.slug, '/votifier'), body)).votifier
+      votifier = saved
       draw()
-      announce(votifier.protocol === 'v2' ? 'Votifier target saved. Copy the token line into your listener\'s config.' : 'Votifier target saved.')
+      announce(saved.protocol === 'v2' ? 'Votifier target saved. Copy the token line into your listener\'s config.' : 'Votifier target saved.')
     })
 
     replace(section,

@@ -4,7 +4,12 @@ import { del, post, put, serverPath } from './api.js'
 import { announce, h, newId, replace } from './dom.js'
 import { copyButton } from './copy.js'
 import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
+/** @import { ServerDetail, WebhookAnswer, WebhookSettings } from '../types/api' */
 
+/**
+ * @param {WebhookSettings} webhook
+ * @param {() => Promise<void>} onRotated
+ */
 function secretRow(webhook, onRotated) {
   const id = newId('webhook-secret')
   const value = h('code', { id, class: 'secret-value' }, '•'.repeat(24))
@@ -28,6 +33,7 @@ function secretRow(webhook, onRotated) {
     value, h('div', { class: 'copy-actions' }, reveal, copy.button, rotate, copy.status))
 }
 
+/** @param {ServerDetail} server */
 export function webhookSection(server) {
   const section = h('section', { class: 'card', id: 'webhook' })
   let webhook = server.webhook
@@ -38,7 +44,7 @@ export function webhookSection(server) {
       field({ name: 'url', label: 'Webhook URL', type: 'url', value: webhook?.url ?? '', placeholder: 'https://example.com/votelist-hook', hint: 'Receives a signed JSON POST for every vote. https:// only; redirects are not followed.' }),
       h('button', { type: 'submit', class: 'button button-primary' }, webhook ? 'Save URL' : 'Save webhook')), async (f) => {
       const first = !webhook
-      webhook = (await put(serverPath(server.slug, '/webhook'), { url: valueOf(f, 'url') })).webhook
+      webhook = /** @type {WebhookAnswer} */ (await put(serverPath(server.slug, '/webhook'), { url: valueOf(f, 'url') })).webhook
       draw()
       announce(first ? 'Webhook saved. Its signing secret is ready.' : 'Webhook URL saved; the secret is unchanged.')
     })
@@ -48,7 +54,7 @@ export function webhookSection(server) {
       form,
       webhook ? [
         secretRow(webhook, async () => {
-          webhook = (await post(serverPath(server.slug, '/webhook/rotate'))).webhook
+          webhook = /** @type {WebhookAnswer} */ (await post(serverPath(server.slug, '/webhook/rotate'))).webhook
           draw()
           announce('New secret made. Update your receiver.')
         }),
