@@ -1,48 +1,57 @@
-import { Elysia } from 'elysia'
+import { staticPlugin } from '@elysiajs/static'
+import { Elysia, t } from 'elysia'
+import { join } from 'node:path'
 import { accountRoutes } from './accounts/routes.ts'
 import { captchaRoutes } from './captcha/routes.ts'
 import { channelRoutes } from './channels/routes.ts'
 import { dashboardRoutes } from './dashboard/routes.ts'
 import { deliveryRoutes } from './deliveries/routes.ts'
-import { apiDocs } from './http/api-docs.ts'
 import { bodyLimit } from './http/body-limit.ts'
-import { keyRoutes } from './keys/routes.ts'
-import { serverRoutes } from './servers/routes.ts'
 import { errorHandler } from './http/error-handler.ts'
-import { pageForError } from './pages/layout.ts'
-import { healthRoutes } from './http/health.ts'
 import { securityHeaders } from './http/security-headers.ts'
-import { assetRoutes } from './http/static.ts'
+import { keyRoutes } from './keys/routes.ts'
+import { webDir } from './paths.ts'
+import { apiDocs } from './pages/api-docs.ts'
+import { pageForError } from './pages/layout.ts'
 import { pageRoutes } from './pages/routes.ts'
-import type { Runtime } from './runtime.ts'
+import { serverRoutes } from './servers/routes.ts'
+import type { Site } from './site.ts'
 import { statsRoutes } from './stats/routes.ts'
 import { vendorRoutes } from './stats/vendor-routes.ts'
-import { verificationRoutes } from './votes/verification-routes.ts'
+import { verificationRoutes } from './verification/routes.ts'
+import { VERSION } from './version.ts'
 import { voteRoutes } from './votes/routes.ts'
 
-// Mounts the feature modules; no logic lives here. Async because the static plugin lists the
-// embedded files before it can route them.
-export async function createApp(rt: Runtime) {
+// Mounts the feature modules, the static assets and the liveness check; no logic lives here.
+// Async because the static plugin lists the embedded files before it can route them.
+export async function createApp(site: Site) {
   const app = new Elysia()
   return app
     .use(securityHeaders())
-    .use(errorHandler(rt.log, (e, request) => pageForError(rt.config, rt.log, e, request.url)))
+    .use(errorHandler(site.log, (e, request) => pageForError(site.config, site.log, e, request.url)))
     // Reads the routes of the whole app (mounted later, a test's too) for their own limits.
-    .use(bodyLimit(rt.config.http.max_body_bytes, () => app.routes))
-    .use(await assetRoutes())
-    .use(await dashboardRoutes(rt.config))
-    .use(healthRoutes())
-    .use(apiDocs(rt.config))
-    .use(accountRoutes(rt))
-    .use(serverRoutes(rt))
-    .use(keyRoutes(rt))
-    .use(channelRoutes(rt))
-    .use(deliveryRoutes(rt))
-    .use(statsRoutes(rt))
+    .use(bodyLimit(site.config.http.max_body_bytes, () => app.routes))
+    // web/assets at /assets, from the files embedded in the binary (or the checkout in
+    // development). alwaysStatic is explicit because the plugin otherwise reads NODE_ENV, which
+    // `bun build` inlines: one behaviour in both.
+    .use(await staticPlugin({ assets: join(webDir, 'assets'), prefix: '/assets', alwaysStatic: true, maxAge: 3600, silent: true }))
+    .use(await dashboardRoutes(site.config))
+    // Answers once the server listens, which is only after the migrations have run.
+    .get('/api/v1/health', () => ({ ok: true as const, version: VERSION }), {
+      response: t.Object({ ok: t.Literal(true), version: t.String() }),
+      detail: { summary: 'Liveness and version', tags: ['System'] },
+    })
+    .use(apiDocs(site.config))
+    .use(accountRoutes(site))
+    .use(serverRoutes(site))
+    .use(keyRoutes(site))
+    .use(channelRoutes(site))
+    .use(deliveryRoutes(site))
+    .use(statsRoutes(site))
     .use(vendorRoutes())
-    .use(verificationRoutes(rt))
-    .use(pageRoutes(rt))
-    .use(voteRoutes(rt))
-    .use(captchaRoutes(rt))
+    .use(verificationRoutes(site))
+    .use(pageRoutes(site))
+    .use(voteRoutes(site))
+    .use(captchaRoutes(site))
 }
 export type App = Awaited<ReturnType<typeof createApp>>

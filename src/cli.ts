@@ -6,19 +6,21 @@ import { createUser } from './accounts/service.ts'
 import { loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError } from './config/schema.ts'
+import { backupDatabase } from './db/backup.ts'
 import { InstanceLockError } from './db/instance-lock.ts'
+import { MigrationError } from './db/migrate.ts'
 import { DatabaseOwnerError, refuseForeignOwner } from './db/owner-guard.ts'
-import { migrate, MigrationError } from './db/migrate.ts'
-import { openDatabase } from './db/open.ts'
 import { StorageError } from './db/storage-error.ts'
 import { ApiError } from './http/errors.ts'
-import { iso } from './http/timestamps.ts'
+import { iso } from './http/schema.ts'
 import { createKey } from './keys/service.ts'
 import { createLogger } from './log.ts'
-import type { Lookup } from './net/guard.ts'
-import { createRuntime } from './runtime.ts'
+import { systemLookup, type Lookup } from './net/guard.ts'
+import { openStore, type StoreRuntime } from './runtime.ts'
 import { serveSite, StartError } from './serve.ts'
+import type { Edition } from './servers/schema.ts'
 import { createServer } from './servers/service.ts'
+import { createSite } from './site.ts'
 import { VERSION } from './version.ts'
 
 // Exit codes scripts can rely on (74, 77 and 78 as in sysexits.h).
@@ -93,6 +95,16 @@ function dbConfig(values: Record<string, unknown>, io: Io): Config {
   return cfg
 }
 
+// Opens the store of the configured site for one command, quietly, and closes it afterwards.
+async function withStore<T>(values: Record<string, unknown>, io: Io, fn: (rt: StoreRuntime) => Promise<T>): Promise<T> {
+  const rt = await openStore(dbConfig(values, io), { log: createLogger('error') })
+  try {
+    return await fn(rt)
+  } finally {
+    rt.store.close()
+  }
+}
+
 async function readStdin(): Promise<string> {
   return (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, '')
 }
@@ -100,16 +112,13 @@ async function readStdin(): Promise<string> {
 const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   async serve(args, io) {
     const { values } = parse(args, {})
-    await serveSite(createRuntime(config(values, io)), { stopSignal: io.stopSignal })
+    await serveSite(createSite(await openStore(config(values, io))), { stopSignal: io.stopSignal })
     return EXIT.ok
   },
 
   async migrate(args, io) {
     const { values } = parse(args, {})
-    const cfg = dbConfig(values, io)
-    const db = openDatabase(cfg.database.path)
-    const applied = migrate(db)
-    db.close()
+    const applied = await withStore(values, io, async (rt) => rt.migrated)
     io.out(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date')
     return EXIT.ok
   },
@@ -120,13 +129,9 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const email = required(values, 'email')
     let password = required(values, 'password')
     if (password === '-') password = await readStdin()
-    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
-    try {
-      // The account as the API gives it: times in ISO 8601, like everything a command prints.
-      io.out(JSON.stringify(userJson(await createUser(rt.db, rt.users, rt.clock, { email, password, admin: values.admin === true }))))
-    } finally {
-      rt.db.close()
-    }
+    const user = await withStore(values, io, (rt) => createUser(rt, { email, password, admin: values.admin === true }))
+    // The account as the API gives it: times in ISO 8601, like everything a command prints.
+    io.out(JSON.stringify(userJson(user)))
     return EXIT.ok
   },
 
@@ -139,17 +144,14 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const owner = required(values, 'owner')
     const input = {
       name: required(values, 'name'), host: required(values, 'host'), port: integer(values.port as string | undefined, 'port'),
-      edition: values.edition as 'java' | 'bedrock' | undefined, slug: values.slug as string | undefined,
+      edition: values.edition as Edition | undefined, slug: values.slug as string | undefined,
     }
-    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error'), lookup: io.lookup })
-    try {
-      const user = rt.users.byEmail(owner)
+    const { num: _num, ...server } = await withStore(values, io, async (rt) => {
+      const user = await rt.store.users.byEmail(owner)
       if (!user) throw new ApiError(404, 'NOT_FOUND', `no account with the e-mail address ${owner}`)
-      const { num: _num, ...server } = await createServer(rt, user.id, input)
-      io.out(JSON.stringify({ ...server, createdAt: iso(server.createdAt), updatedAt: iso(server.updatedAt) }))
-    } finally {
-      rt.db.close()
-    }
+      return createServer({ ...rt, lookup: io.lookup ?? systemLookup }, user.id, input)
+    })
+    io.out(JSON.stringify({ ...server, createdAt: iso(server.createdAt), updatedAt: iso(server.updatedAt) }))
     return EXIT.ok
   },
 
@@ -157,14 +159,12 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (args[0] !== 'create') throw new UsageError('usage: votelist key create --server SLUG [--name N]')
     const { values } = parse(args.slice(1), { server: { type: 'string' }, name: { type: 'string' } })
     const slug = required(values, 'server')
-    const rt = createRuntime(dbConfig(values, io), { log: createLogger('error') })
-    try {
-      const server = rt.servers.bySlug(slug)
+    const created = await withStore(values, io, async (rt) => {
+      const server = await rt.store.servers.bySlug(slug)
       if (!server) throw new ApiError(404, 'NOT_FOUND', `no server with the slug ${slug}`)
-      io.out(createKey(rt.keys, rt.clock, server.id, (values.name as string | undefined) ?? 'command line').key)
-    } finally {
-      rt.db.close()
-    }
+      return createKey(rt, server.id, (values.name as string | undefined) ?? 'command line')
+    })
+    io.out(created.key)
     return EXIT.ok
   },
 
@@ -175,13 +175,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (existsSync(target)) throw new ApiError(409, 'CONFLICT', `${target} already exists; choose a new file`)
     const cfg = dbConfig(values, io)
     if (!existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
-    const db = openDatabase(cfg.database.path)
-    try {
-      // VACUUM INTO reads one snapshot of the live database: a consistent copy while the site runs.
-      db.prepare('VACUUM INTO ?').run(target)
-    } finally {
-      db.close()
-    }
+    backupDatabase(cfg.database.path, target)
     io.out(target)
     return EXIT.ok
   },

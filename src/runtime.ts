@@ -1,75 +1,48 @@
-import type { Database } from 'bun:sqlite'
-import { HashGate } from './accounts/hash-gate.ts'
-import { sessionsRepo, settingsRepo, usersRepo } from './accounts/repo.ts'
-import { FAILED_LOGIN_WINDOW_MS } from './accounts/service.ts'
-import { captchaRepo } from './captcha/repo.ts'
-import { channelsRepo } from './channels/repo.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config/load.ts'
-import { migrate } from './db/migrate.ts'
-import { openDatabase } from './db/open.ts'
-import { createDeliveryGate } from './deliveries/gate.ts'
-import { deliveriesRepo } from './deliveries/repo.ts'
-import { createJobQueue } from './jobs/queue.ts'
-import { createScheduler } from './jobs/scheduler.ts'
-import { SlidingWindowLimiter } from './http/rate-limit.ts'
-import { createKeyCache } from './keys/cache.ts'
-import { keysRepo } from './keys/repo.ts'
-import { systemLookup, type Lookup } from './net/guard.ts'
 import { createLogger, type Logger } from './log.ts'
-import { pagesRepo } from './pages/repo.ts'
-import { rankingRepo } from './ranking/repo.ts'
-import { serversRepo } from './servers/repo.ts'
-import { statsRepo } from './stats/repo.ts'
-import { votesRepo } from './votes/repo.ts'
-import { verificationRepo } from './votes/verification-repo.ts'
+import { openSqliteStore, type Store } from './store.ts'
 
-// Everything a command or the HTTP app works with, built once from the config: the database
-// (migrated), one repo per table group, the job queue and the scheduler. No module keeps its own
-// singleton; whoever needs a part is handed it.
-export function createRuntime(config: Config, opts: { clock?: Clock; log?: Logger; db?: Database; lookup?: Lookup } = {}) {
-  const clock = opts.clock ?? systemClock
-  const log = opts.log ?? createLogger(config.log.level)
-  const db = opts.db ?? openDatabase(config.database.path)
-  migrate(db, undefined, clock.now())
-  const queue = createJobQueue(db, clock, log)
-  const scheduler = createScheduler(clock, log)
+// What every command works with: the configuration, the time, the log, the site's secret and
+// the store (the database, migrated, behind its repositories). Opening it starts nothing: a
+// command line tool opens it, does its work and closes the store.
+export interface StoreRuntime<S extends Store = Store> {
+  config: Config
+  clock: Clock
+  log: Logger
   // Signs sessions, captcha challenges and dual-stack tokens; created by the first migration.
-  const secret = Buffer.from(settingsRepo(db).get('secret')!, 'hex')
-  const keys = keysRepo(db)
-  return {
-    config, clock, log, db, queue, scheduler, secret,
-    // Name resolution for the save-time target checks (servers, webhook, Votifier); tests inject
-    // one that never leaves the machine.
-    lookup: opts.lookup ?? systemLookup,
-    limits: {
-      keyed: new SlidingWindowLimiter(config.limits.keyed_per_minute),
-      public: new SlidingWindowLimiter(config.limits.public_per_minute),
-      login: new SlidingWindowLimiter(config.accounts.login_attempts_per_minute),
-      failedLogins: new SlidingWindowLimiter(config.accounts.failed_logins_per_account, FAILED_LOGIN_WINDOW_MS),
-      votes: new SlidingWindowLimiter(config.limits.vote_attempts_per_minute),
-      testVotes: new SlidingWindowLimiter(config.limits.test_votes_per_minute),
-    },
-    hashGate: new HashGate(config.accounts.hash_concurrency),
-    users: usersRepo(db),
-    sessions: sessionsRepo(db),
-    servers: serversRepo(db),
-    keys,
-    // hash → live API key; the revoke route calls keyCache.forgetKey(id).
-    keyCache: createKeyCache(db, keys),
-    votes: votesRepo(db),
-    verification: verificationRepo(db),
-    deliveries: deliveriesRepo(db),
-    channels: channelsRepo(db),
-    ranking: rankingRepo(db),
-    // Bounds delivery attempts in flight; a job parked for a busy target is woken through the queue.
-    deliveryGate: createDeliveryGate(
-      { total: config.deliveries.concurrency, perTarget: config.deliveries.per_target_concurrency },
-      (jobId) => queue.hasten(jobId),
-    ),
-    stats: statsRepo(db),
-    captcha: captchaRepo(db),
-    pages: pagesRepo(db),
+  secret: Uint8Array
+  store: S
+  // The migrations applied when the store was opened.
+  migrated: string[]
+}
+
+export interface RuntimeOptions {
+  clock?: Clock
+  log?: Logger
+}
+
+export async function openStore(config: Config, opts: RuntimeOptions = {}): Promise<StoreRuntime> {
+  const clock = opts.clock ?? systemClock
+  const { store, migrated } = openSqliteStore(config.database.path, clock.now())
+  try {
+    return storeRuntime({ config, store, migrated, secret: await store.settings.get('secret') }, opts)
+  } catch (e) {
+    store.close()
+    throw e
   }
 }
-export type Runtime = ReturnType<typeof createRuntime>
+
+// The runtime of an opened store, given its secret (hex, as the settings keep it).
+export function storeRuntime<S extends Store>(opened: { config: Config; store: S; migrated: string[]; secret: string | null }, opts: RuntimeOptions = {}): StoreRuntime<S> {
+  const { config, store, migrated, secret } = opened
+  if (!secret) throw new Error('the database has no site secret: its first migration did not run')
+  return {
+    config,
+    clock: opts.clock ?? systemClock,
+    log: opts.log ?? createLogger(config.log.level),
+    secret: Buffer.from(secret, 'hex'),
+    store,
+    migrated,
+  }
+}

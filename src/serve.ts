@@ -1,10 +1,10 @@
 import type { AnyElysia } from 'elysia'
 import { createApp, type App } from './app.ts'
 import { acquireInstanceLock } from './db/instance-lock.ts'
+import { closeInterruptedDeliveries } from './deliveries/service.ts'
 import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
-import { registerTasks } from './jobs/tasks.ts'
 import type { Logger } from './log.ts'
-import type { Runtime } from './runtime.ts'
+import { registerSiteWork, type Site } from './site.ts'
 import { VERSION } from './version.ts'
 
 export class StartError extends Error {}
@@ -19,15 +19,16 @@ export interface ServeOptions {
 // The site's life: take the database for this process, re-queue jobs a previous process left
 // half done, listen, run the scheduler; on the stop signal stop accepting connections, let the
 // requests in flight and the running jobs finish, save the keys' last-used times, then close
-// the database (which checkpoints the WAL into the main file). Closes the runtime's database in every case.
-export async function serveSite(rt: Runtime, opts: ServeOptions = {}): Promise<void> {
+// the store (SQLite checkpoints the WAL into the main file). Closes the store in every case.
+export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void> {
   const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
   let lock: { release(): void } | null = null
   try {
     lock = acquireInstanceLock(rt.config.database.path)
-    const released = rt.queue.releaseLeases()
+    const released = await rt.queue.releaseLeases()
     if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
-    registerTasks(rt)
+    await closeInterruptedDeliveries(rt)
+    registerSiteWork(rt)
     const base = await createApp(rt)
     const app = opts.extend ? opts.extend(base) : base
     const { host, port } = rt.config.http
@@ -46,17 +47,17 @@ export async function serveSite(rt: Runtime, opts: ServeOptions = {}): Promise<v
     await Promise.all([rt.queue.stop(), rt.scheduler.stop()])
     // Keys' "last used" lives in memory between the scheduler's minutely flushes: write it now
     // that no request can use a key any more, or up to a minute of it would be lost.
-    flushKeyUse(rt)
+    await flushKeyUse(rt)
   } finally {
-    rt.db.close()
+    rt.store.close()
     lock?.release()
   }
   rt.log.info('stopped')
 }
 
-function flushKeyUse(rt: Runtime) {
+async function flushKeyUse(rt: Site) {
   try {
-    rt.keyCache.flush(rt.clock.now())
+    await rt.keyCache.flush(rt.clock.now())
   } catch (e) {
     // A full disk at stop: keys only lose their last-used time, so the stop goes on.
     rt.log.error('could not save the API keys\' last-used times', { error: e })

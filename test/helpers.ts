@@ -1,16 +1,21 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Database } from 'bun:sqlite'
 import { createUser } from '../src/accounts/service.ts'
 import { createApp } from '../src/app.ts'
 import { manualClock, type ManualClock } from '../src/clock.ts'
-import { parseConfig, type ConfigInput } from '../src/config/load.ts'
-import { createKey } from '../src/keys/service.ts'
-import { memoryLogger } from '../src/log.ts'
+import { parseConfig, type Config, type ConfigInput } from '../src/config/load.ts'
+import { migrate } from '../src/db/migrate.ts'
+import { openDatabase } from '../src/db/open.ts'
+import { createKey, hashKey } from '../src/keys/service.ts'
+import { memoryLogger, type Logger } from '../src/log.ts'
 import type { Lookup } from '../src/net/guard.ts'
-import { createRuntime, type Runtime } from '../src/runtime.ts'
+import { storeRuntime } from '../src/runtime.ts'
 import { createServer } from '../src/servers/service.ts'
 import type { ServerCreate } from '../src/servers/schema.ts'
+import { createSite, type Site } from '../src/site.ts'
+import { sqliteStore, type SqliteStore } from '../src/store.ts'
 
 const made: string[] = []
 
@@ -30,9 +35,12 @@ export function testConfig(input: ConfigInput = {}, dir = tempDir()) {
   return parseConfig({ ...input, votes: { captcha: 'off', ...input.votes } }, dir)
 }
 
-export interface TestRuntime extends Runtime {
+// A site on SQLite, whose repositories answer plain values, with the database itself for the
+// tests' own queries.
+export type TestRuntime = Site<SqliteStore> & {
   clock: ManualClock
   log: ReturnType<typeof memoryLogger>
+  db: Database
 }
 
 // Name resolution for tests, which never ask a real DNS server: localhost is loopback, names
@@ -44,15 +52,23 @@ export const testLookup: Lookup = async (host) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' })
 }
 
-// A migrated runtime on a temp database, with a manual clock, a collecting logger and the test
+// A site on the database of `config` (migrated), as `votelist serve` opens it, but synchronously
+// and keeping the database handle. Defaults: the system clock, a logger to stderr.
+export function sqliteSite(config: Config, opts: { clock?: ManualClock; log?: Logger; lookup?: Lookup } = {}) {
+  const db = openDatabase(config.database.path)
+  const migrated = migrate(db, undefined, (opts.clock ?? Date).now())
+  const store = sqliteStore(db)
+  return { ...createSite(storeRuntime({ config, store, migrated, secret: store.settings.get('secret') }, opts), { lookup: opts.lookup }), db }
+}
+
+// A migrated site on a temp database, with a manual clock, a collecting logger and the test
 // resolver (or the one given).
 export function testRuntime(input: ConfigInput = {}, start?: number, opts: { lookup?: Lookup } = {}): TestRuntime {
-  const rt = createRuntime(testConfig(input), { clock: manualClock(start), log: memoryLogger(), lookup: opts.lookup ?? testLookup })
-  return rt as TestRuntime
+  return sqliteSite(testConfig(input), { clock: manualClock(start), log: memoryLogger(), lookup: opts.lookup ?? testLookup }) as TestRuntime
 }
 
 // The whole app on a test runtime (async: the static plugin lists embedded files first).
-export function testApp(rt: Runtime) {
+export function testApp(rt: Site) {
   return createApp(rt)
 }
 
@@ -73,9 +89,13 @@ export function call(app: App, method: string, path: string, opts: { body?: unkn
 
 // An owner, one server and one API key: the state most API tests start from. The host is
 // checked with the test resolver whatever runtime is given.
-export async function seedServer(rt: Runtime, server: Partial<ServerCreate> = {}, email = 'owner@example.com') {
-  const owner = rt.users.byEmail(email) ?? (await createUser(rt.db, rt.users, rt.clock, { email, password: 'correct horse battery' }))
+export async function seedServer(rt: Site, server: Partial<ServerCreate> = {}, email = 'owner@example.com') {
+  const owner = (await rt.store.users.byEmail(email)) ?? (await createUser(rt, { email, password: 'correct horse battery' }))
   const created = await createServer({ ...rt, lookup: testLookup }, owner.id, { name: 'Emerald Valley', host: 'play.example.com', ...server })
-  const key = createKey(rt.keys, rt.clock, created.id, 'test')
+  const key = await createKey(rt, created.id, 'test')
   return { owner, server: created, key: key.key }
 }
+
+// The stored row of an API key, read by its secret.
+export const keyRow = (rt: TestRuntime, key: string) =>
+  rt.db.query('SELECT id, revoked_at AS revokedAt FROM api_key WHERE hash = ?').get(hashKey(key)) as { id: string; revokedAt: number | null } | null

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { Awaitable } from '../db/store.ts'
 
 export interface User {
   id: string
@@ -10,33 +10,17 @@ export interface UserWithHash extends User {
   passwordHash: string
 }
 
-const cols = 'id, email, password_hash AS passwordHash, is_admin AS isAdmin, created_at AS createdAt'
-type Row = Omit<UserWithHash, 'isAdmin'> & { isAdmin: number }
-const toUser = (r: Row | null): UserWithHash | null => (r ? { ...r, isAdmin: r.isAdmin === 1 } : null)
-
-export function usersRepo(db: Database) {
-  const insert = db.prepare('INSERT INTO user (id, email, email_key, password_hash, is_admin, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-  const byEmail = db.prepare(`SELECT ${cols} FROM user WHERE email_key = ?`)
-  const byId = db.prepare(`SELECT ${cols} FROM user WHERE id = ?`)
-  const count = db.prepare('SELECT count(*) AS n FROM user')
-  const list = db.prepare(`SELECT ${cols} FROM user ORDER BY created_at, id`)
-  const listCounted = db.prepare(`SELECT ${cols}, (SELECT count(*) FROM server s WHERE s.owner_id = user.id) AS servers
-    FROM user ORDER BY created_at, id`)
-  return {
-    insert(u: UserWithHash) {
-      insert.run(u.id, u.email, u.email.toLowerCase(), u.passwordHash, u.isAdmin ? 1 : 0, u.createdAt)
-    },
-    byEmail: (email: string) => toUser(byEmail.get(email.toLowerCase()) as Row | null),
-    byId: (id: string) => toUser(byId.get(id) as Row | null),
-    count: () => (count.get() as { n: number }).n,
-    list: () => (list.all() as Row[]).map((r) => toUser(r)!),
-    // Without the password hashes: for the admin's list of accounts.
-    listWithServerCounts: () => (listCounted.all() as (Row & { servers: number })[]).map((r) => ({ ...publicUser(toUser(r)!), servers: r.servers })),
-  }
-}
-export type UsersRepo = ReturnType<typeof usersRepo>
-
 export const publicUser = ({ passwordHash: _h, ...u }: UserWithHash): User => u
+
+export interface UsersRepo {
+  insert(u: UserWithHash): Awaitable<void>
+  byEmail(email: string): Awaitable<UserWithHash | null> // case-insensitive
+  byId(id: string): Awaitable<UserWithHash | null>
+  count(): Awaitable<number>
+  list(): Awaitable<UserWithHash[]>
+  // Without the password hashes, each with the number of servers it owns: the admin's list.
+  listWithServerCounts(): Awaitable<(User & { servers: number })[]>
+}
 
 export interface SessionRow {
   id: string
@@ -44,24 +28,18 @@ export interface SessionRow {
   expiresAt: number
 }
 
-export function sessionsRepo(db: Database) {
-  const insert = db.prepare('INSERT INTO session (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
-  const active = db.prepare('SELECT id, user_id AS userId, expires_at AS expiresAt FROM session WHERE id = ? AND revoked_at IS NULL AND expires_at > ?')
-  const revoke = db.prepare('UPDATE session SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
-  const revokeUser = db.prepare('UPDATE session SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL')
-  const purge = db.prepare('DELETE FROM session WHERE expires_at <= ?')
-  return {
-    insert: (id: string, userId: string, createdAt: number, expiresAt: number) => { insert.run(id, userId, createdAt, expiresAt) },
-    active: (id: string, now: number) => active.get(id, now) as SessionRow | null,
-    revoke: (id: string, at: number) => revoke.run(at, id).changes > 0,
-    revokeAllOf: (userId: string, at: number) => revokeUser.run(at, userId).changes,
-    // Expired sessions are useless even to an audit; revoked ones go when they would have expired.
-    purgeExpired: (now: number) => purge.run(now).changes,
-  }
+export interface SessionsRepo {
+  insert(s: SessionRow & { createdAt: number }): Awaitable<void>
+  // The session if it is neither revoked nor expired.
+  active(id: string, now: number): Awaitable<SessionRow | null>
+  revoke(id: string, at: number): Awaitable<boolean>
+  revokeAllOf(userId: string, at: number): Awaitable<number>
+  // Expired sessions are useless even to an audit; revoked ones go when they would have expired.
+  purgeExpired(now: number): Awaitable<number>
 }
-export type SessionsRepo = ReturnType<typeof sessionsRepo>
 
-export function settingsRepo(db: Database) {
-  const get = db.prepare('SELECT value FROM setting WHERE key = ?')
-  return { get: (key: string) => (get.get(key) as { value: string } | null)?.value ?? null }
+// The site's settings, written by the first migration (the secret that signs sessions, captcha
+// challenges and dual-stack tokens).
+export interface SettingsRepo {
+  get(key: string): Awaitable<string | null>
 }

@@ -1,18 +1,22 @@
-import { Elysia, t } from 'elysia'
-import { limitByAddress, publicRateLimit } from '../http/public-limit.ts'
+import { Elysia } from 'elysia'
+import { limitByAddress, publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
+import type { SlidingWindowLimiter } from '../http/rate-limit.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
-import type { Runtime } from '../runtime.ts'
 import { ownerAuth } from './guard.ts'
-import { Credentials, Ok, UserAnswer, UserJson, userJson } from './schema.ts'
-import { logIn, registerUser } from './service.ts'
-import { endSession, SESSION_TTL_MS, sessionCookieAttributes, sessionCookieName, startSession } from './session.ts'
+import { AuthStatus, Credentials, Ok, UserAnswer, UserList, userJson } from './schema.ts'
+import { logIn, registerUser, type LoginDeps } from './service.ts'
+import { endSession, SESSION_TTL_MS, sessionCookieAttributes, sessionCookieName, startSession, type SessionDeps } from './session.ts'
+
+export type AccountRoutesDeps = LoginDeps & SessionDeps & PublicLimitDeps & {
+  limits: { login: SlidingWindowLimiter }
+}
 
 type Cookies = Record<string, { value?: unknown; set(c: Record<string, unknown>): unknown }>
 
 const tags = ['Owner: account']
 
 // Registration, login, logout and the current user; plus the admin's list of accounts.
-export function accountRoutes(rt: Runtime) {
+export function accountRoutes(rt: AccountRoutesDeps) {
   const name = sessionCookieName(rt.config)
   const openSession = async (cookie: Cookies, userId: string) => {
     const { token } = await startSession(rt, userId)
@@ -25,12 +29,12 @@ export function accountRoutes(rt: Runtime) {
   return new Elysia({ name: 'accounts.routes' })
     .use(ownerAuth(rt))
     .use(publicRateLimit(rt))
-    .get('/api/v1/auth/status', () => {
-      const setupNeeded = rt.users.count() === 0
+    .get('/api/v1/auth/status', async () => {
+      const setupNeeded = (await rt.store.users.count()) === 0
       return { ok: true as const, setupNeeded, registrationOpen: setupNeeded || rt.config.accounts.open_registration }
     }, {
       publicLimited: true,
-      response: { 200: t.Object({ ok: t.Literal(true), setupNeeded: t.Boolean(), registrationOpen: t.Boolean() }) },
+      response: { 200: AuthStatus },
       detail: {
         summary: 'Can I sign up?', tags,
         description: '`setupNeeded`: no account exists yet, so the next registration creates the administrator. `registrationOpen`: POST /api/v1/auth/register will accept a new account. Public; limited like the public API.',
@@ -78,12 +82,12 @@ export function accountRoutes(rt: Runtime) {
       response: { 200: UserAnswer },
       detail: { summary: 'The logged-in account', tags, description: '401 UNAUTHENTICATED without a valid session.' },
     })
-    .get('/api/v1/admin/users', () => ({
+    .get('/api/v1/admin/users', async () => ({
       ok: true as const,
-      users: rt.users.listWithServerCounts().map((u) => ({ ...userJson(u), servers: u.servers })),
+      users: (await rt.store.users.listWithServerCounts()).map((u) => ({ ...userJson(u), servers: u.servers })),
     }), {
       admin: true,
-      response: { 200: t.Object({ ok: t.Literal(true), users: t.Array(t.Composite([UserJson, t.Object({ servers: t.Integer() })])) }) },
+      response: { 200: UserList },
       detail: { summary: 'All accounts (admin)', tags: ['Admin'], description: 'Every account, oldest first, with the number of servers it owns. Administrators only (403 otherwise).' },
     })
 }

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Iso, iso } from '../http/timestamps.ts'
+import { Iso, iso } from '../http/schema.ts'
 import type { User } from './repo.ts'
 
 // Bodies and answers of the account routes. The service re-checks e-mail and password rules
@@ -14,3 +14,5 @@ export const userJson = (u: User) => ({ id: u.id, email: u.email, isAdmin: u.isA
 
 export const UserAnswer = t.Object({ ok: t.Literal(true), user: UserJson })
 export const Ok = t.Object({ ok: t.Literal(true) })
+export const AuthStatus = t.Object({ ok: t.Literal(true), setupNeeded: t.Boolean(), registrationOpen: t.Boolean() })
+export const UserList = t.Object({ ok: t.Literal(true), users: t.Array(t.Composite([UserJson, t.Object({ servers: t.Integer() })])) })

@@ -1,7 +1,6 @@
-import type { Database } from 'bun:sqlite'
 import type { Clock } from '../clock.ts'
-import { writeTx } from '../db/open.ts'
 import type { Config } from '../config/load.ts'
+import { runScriptAsync, use, type StoreWrites, type TxScript } from '../db/store.ts'
 import { ApiError, conflict, forbidden, invalidParameter, unauthenticated } from '../http/errors.ts'
 import type { SlidingWindowLimiter } from '../http/rate-limit.ts'
 import { newId } from '../ids.ts'
@@ -44,29 +43,38 @@ const registrationClosed = () => forbidden('registration is closed on this site;
 
 const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: 'argon2id' })
 
+interface UsersTx {
+  users: UsersRepo
+}
+
+export interface CreateUserDeps {
+  store: UsersTx & StoreWrites<UsersTx>
+  clock: Clock
+}
+
+// Refuses an e-mail address already taken, or any account past the first when sign-up is closed.
+function* checkFree(tx: UsersTx, email: string, opts: CreateUserOptions): TxScript<void> {
+  if (opts.firstOnly && (yield* use(tx.users.count())) > 0) throw registrationClosed()
+  if (yield* use(tx.users.byEmail(email))) throw conflict('this e-mail address is already registered', 'email')
+}
+
 // The first account ever created is the admin, whatever was asked.
-export async function createUser(db: Database, users: UsersRepo, clock: Clock, input: NewUser, opts: CreateUserOptions = {}): Promise<User> {
+export async function createUser(deps: CreateUserDeps, input: NewUser, opts: CreateUserOptions = {}): Promise<User> {
   const email = checkEmail(input.email)
   checkPassword(input.password)
   // Checked before hashing (cheap refusals) and again inside the transaction (races).
-  const check = () => {
-    if (opts.firstOnly && users.count() > 0) throw registrationClosed()
-    if (users.byEmail(email)) throw conflict('this e-mail address is already registered', 'email')
-  }
-  check()
+  await runScriptAsync(checkFree(deps.store, email, opts))
   const passwordHash = await (opts.gate ? opts.gate.run(() => hashPassword(input.password)) : hashPassword(input.password))
-  return writeTx(db, () => {
-    check()
-    const user = { id: newId(), email, passwordHash, isAdmin: input.admin === true || users.count() === 0, createdAt: clock.now() }
-    users.insert(user)
+  return deps.store.write(function* (tx) {
+    yield* checkFree(tx, email, opts)
+    const first = (yield* use(tx.users.count())) === 0
+    const user = { id: newId(), email, passwordHash, isAdmin: input.admin === true || first, createdAt: deps.clock.now() }
+    yield* use(tx.users.insert(user))
     return publicUser(user)
   })
 }
 
-export interface LoginDeps {
-  db: Database
-  users: UsersRepo
-  clock: Clock
+export interface LoginDeps extends CreateUserDeps {
   config: Config
   hashGate: HashGate
   limits: { failedLogins: SlidingWindowLimiter }
@@ -75,7 +83,7 @@ export interface LoginDeps {
 export const FAILED_LOGIN_WINDOW_MS = 15 * 60_000
 
 export const registerUser = (deps: LoginDeps, input: { email: string; password: string }) =>
-  createUser(deps.db, deps.users, deps.clock, input, { gate: deps.hashGate, firstOnly: !deps.config.accounts.open_registration })
+  createUser(deps, input, { gate: deps.hashGate, firstOnly: !deps.config.accounts.open_registration })
 
 // Unknown e-mail addresses are verified against this hash too, so that the answer time does not
 // tell which addresses have an account.
@@ -91,7 +99,7 @@ export async function logIn(deps: LoginDeps, email: string, password: string): P
     throw new ApiError(429, 'RATE_LIMITED', `too many failed logins for this account; retry in ${lock.retryAfterSeconds} s`, {},
       { 'Retry-After': String(lock.retryAfterSeconds) })
   }
-  const user = deps.users.byEmail(key)
+  const user = await deps.store.users.byEmail(key)
   const valid = await deps.hashGate.run(async () => {
     const hash = user?.passwordHash ?? (await (dummyHash ??= hashPassword(crypto.randomUUID())))
     return Bun.password.verify(password, hash)

@@ -2,6 +2,7 @@ import { jwtVerify, SignJWT } from 'jose'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { newId } from '../ids.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import { publicUser, type SessionsRepo, type User, type UsersRepo } from './repo.ts'
 
 // A session is a row (so logout and revocation survive restarts) named by a jose-signed token
@@ -13,8 +14,7 @@ export const SESSION_TTL_MS = 30 * 24 * 3600_000
 export interface SessionDeps {
   clock: Clock
   config: Config
-  users: UsersRepo
-  sessions: SessionsRepo
+  store: { users: UsersRepo; sessions: SessionsRepo }
   secret: Uint8Array
 }
 
@@ -32,7 +32,7 @@ export async function startSession(deps: SessionDeps, userId: string): Promise<{
   const now = deps.clock.now()
   const sid = newId()
   const expiresAt = now + SESSION_TTL_MS
-  deps.sessions.insert(sid, userId, now, expiresAt)
+  await deps.store.sessions.insert({ id: sid, userId, createdAt: now, expiresAt })
   const token = await new SignJWT({ sid })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
@@ -57,13 +57,18 @@ export async function userOfSession(deps: SessionDeps, token: string | undefined
   if (!token) return null
   const ids = await sessionIdOf(deps, token)
   if (!ids) return null
-  const row = deps.sessions.active(ids.sid, deps.clock.now())
+  const row = await deps.store.sessions.active(ids.sid, deps.clock.now())
   if (!row || row.userId !== ids.userId) return null
-  const user = deps.users.byId(row.userId)
+  const user = await deps.store.users.byId(row.userId)
   return user ? publicUser(user) : null
 }
 
 export async function endSession(deps: SessionDeps, token: string | undefined): Promise<void> {
   const ids = token ? await sessionIdOf(deps, token) : null
-  if (ids) deps.sessions.revoke(ids.sid, deps.clock.now())
+  if (ids) await deps.store.sessions.revoke(ids.sid, deps.clock.now())
+}
+
+// Expired sessions are useless even to an audit: purged every hour.
+export function registerSessionWork(scheduler: Scheduler, deps: { store: { sessions: SessionsRepo } }): void {
+  scheduler.every('sessions.purge', 3600_000, async (now) => { await deps.store.sessions.purgeExpired(now) })
 }

@@ -1,8 +1,8 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import { notFound } from '../http/errors.ts'
-import { publicRateLimit } from '../http/public-limit.ts'
-import type { Runtime } from '../runtime.ts'
-import { createVoteChallenge } from './service.ts'
+import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
+import { ChallengeSchema } from './schema.ts'
+import { createVoteChallenge, type CaptchaDeps } from './service.ts'
 // @ts-expect-error TypeScript does not type text imports of .js files; Bun hands over the file as a string.
 import widgetSource from '../../node_modules/altcha/dist/external/altcha.min.js' with { type: 'text' }
 import widgetCss from '../../node_modules/altcha/dist/external/altcha.css' with { type: 'text' }
@@ -29,15 +29,7 @@ const vendorFile = (body: string, type: string) => () => new Response(body, {
   headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=31536000, immutable' },
 })
 
-const ChallengeSchema = t.Object({
-  parameters: t.Object({
-    algorithm: t.String(), nonce: t.String(), salt: t.String(), cost: t.Number(), keyLength: t.Number(),
-    keyPrefix: t.String(), keySignature: t.Optional(t.String()), expiresAt: t.Optional(t.Number()),
-  }, { additionalProperties: true }),
-  signature: t.Optional(t.String()),
-})
-
-export const captchaRoutes = (rt: Runtime) =>
+export const captchaRoutes = (rt: CaptchaDeps & PublicLimitDeps) =>
   new Elysia({ name: 'captcha.routes' })
     .use(publicRateLimit(rt))
     .get(WIDGET_PATH, vendorFile(widget, 'text/javascript'), {

@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { invalidParameter } from '../http/errors.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import type { CaptchaRepo } from './repo.ts'
 
 // The self-hosted proof-of-work captcha of the vote form (ALTCHA v2 challenges, solved in the
@@ -14,7 +15,7 @@ export interface CaptchaDeps {
   config: Config
   clock: Clock
   secret: Uint8Array
-  captcha: CaptchaRepo
+  store: { captcha: CaptchaRepo }
 }
 
 // PBKDF2 iterations per attempt; `votes.captcha_difficulty` sets the number of attempts.
@@ -92,7 +93,12 @@ export async function checkCaptcha(deps: CaptchaDeps, payload: string | undefine
   }
   if (result.expired) throw expired
   if (!result.verified) throw need('the captcha answer is not valid')
-  if (!deps.captcha.use(p.challenge.parameters.nonce, expiresAt)) {
+  if (!(await deps.store.captcha.use(p.challenge.parameters.nonce, expiresAt))) {
     throw need('this captcha answer was already used: solve a new one and send the form again')
   }
+}
+
+// Used solutions only matter until their challenge expires.
+export function registerCaptchaWork(scheduler: Scheduler, deps: { store: { captcha: CaptchaRepo } }): void {
+  scheduler.every('captcha.purge', 600_000, async (now) => { await deps.store.captcha.purgeExpired(now) })
 }

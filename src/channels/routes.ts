@@ -1,28 +1,49 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
 import { Ok } from '../accounts/schema.ts'
+import type { SessionDeps } from '../accounts/session.ts'
 import { notFound } from '../http/errors.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
-import type { Runtime } from '../runtime.ts'
-import { SlugParams } from '../servers/routes.ts'
+import { SlugParams } from '../servers/schema.ts'
 import { ownedServer } from '../servers/service.ts'
-import { VotifierJson, VotifierPut, WebhookJson, WebhookPut } from './schema.ts'
-import { rotateWebhookSecret, saveVotifier, saveWebhook, votifierJson, webhookJson } from './service.ts'
+import { liveStatus, ownerServerJson, type ViewDeps } from '../servers/view.ts'
+import { ServerDetail, VotifierAnswer, VotifierPut, WebhookAnswer, WebhookPut } from './schema.ts'
+import { rotateWebhookSecret, saveVotifier, saveWebhook, votifierJson, webhookJson, type ChannelsDeps } from './service.ts'
 
-const WebhookAnswer = t.Object({ ok: t.Literal(true), webhook: WebhookJson })
-const VotifierAnswer = t.Object({ ok: t.Literal(true), votifier: VotifierJson })
+export type ChannelRoutesDeps = ChannelsDeps & ViewDeps & SessionDeps
+
 const webhookTags = ['Owner: webhook']
 const votifierTags = ['Owner: Votifier']
 const targetRule = 'The host must resolve, and not to a loopback, private, link-local, CGNAT, multicast or unspecified address unless `network.allow_private_targets = true` (400 otherwise); it is checked again at every delivery.'
 
-// The owner's notification channels of a server: one webhook, one Votifier target.
-export function channelRoutes(rt: Runtime) {
-  const serverOf = (user: { id: string; isAdmin: boolean }, slug: string) => ownedServer(rt.servers, user, slug).id
+// The owner's notification channels of a server: one webhook, one Votifier target; and the
+// server as its owner manages it, with both.
+export function channelRoutes(rt: ChannelRoutesDeps) {
+  const { store } = rt
+  const serverOf = async (user: { id: string; isAdmin: boolean }, slug: string) => (await ownedServer(store.servers, user, slug)).id
 
   return new Elysia({ name: 'channels.routes' })
     .use(ownerAuth(rt))
-    .get('/api/v1/me/servers/:slug/webhook', ({ user, params }) => {
-      const w = rt.channels.webhook(serverOf(user, params.slug))
+    .get('/api/v1/me/servers/:slug', async ({ user, params }) => {
+      const s = await ownedServer(store.servers, user, params.slug)
+      const webhook = await store.channels.webhook(s.id)
+      const votifier = await store.channels.votifier(s.id)
+      return {
+        ok: true as const,
+        server: {
+          ...(await ownerServerJson(rt, s)),
+          ...(await liveStatus(rt, s)),
+          webhook: webhook && webhookJson(webhook),
+          votifier: votifier && votifierJson(votifier, rt.config),
+        },
+      }
+    }, {
+      owner: true, params: SlugParams,
+      response: { 200: ServerDetail },
+      detail: { summary: 'One of my servers', tags: ['Owner: servers'], description: 'The server with its notification settings: `webhook` `{url, secret}` (the secret is revealed here to the owner) and `votifier` `{host, port, protocol, publicKey | token + configLine}`, each null when not set. 403 for another account\'s server, 404 for an unknown slug.' },
+    })
+    .get('/api/v1/me/servers/:slug/webhook', async ({ user, params }) => {
+      const w = await store.channels.webhook(await serverOf(user, params.slug))
       if (!w) throw notFound('no webhook is set for this server')
       return { ok: true as const, webhook: webhookJson(w) }
     }, {
@@ -32,7 +53,7 @@ export function channelRoutes(rt: Runtime) {
     })
     .put('/api/v1/me/servers/:slug/webhook', async ({ user, params, body }) => ({
       ok: true as const,
-      webhook: webhookJson(await saveWebhook(rt, serverOf(user, params.slug), body.url)),
+      webhook: webhookJson(await saveWebhook(rt, await serverOf(user, params.slug), body.url)),
     }), {
       owner: true, params: SlugParams, body: WebhookPut, transform: refuseUnknownFields(WebhookPut),
       response: { 200: WebhookAnswer },
@@ -41,24 +62,24 @@ export function channelRoutes(rt: Runtime) {
         description: `Body \`{"url": "https://…"}\`. Answers \`{"ok":true,"webhook":{"url","secret"}}\`. The \`whsec_\` secret (256 random bits) is generated on the first save and kept when only the URL changes. https only; http:// is accepted only with \`network.allow_private_targets = true\`. No user name, password or #fragment in the URL. ${targetRule}`,
       },
     })
-    .post('/api/v1/me/servers/:slug/webhook/rotate', ({ user, params }) => ({
+    .post('/api/v1/me/servers/:slug/webhook/rotate', async ({ user, params }) => ({
       ok: true as const,
-      webhook: webhookJson(rotateWebhookSecret(rt, serverOf(user, params.slug))),
+      webhook: webhookJson(await rotateWebhookSecret(rt, await serverOf(user, params.slug))),
     }), {
       owner: true, params: SlugParams,
       response: { 200: WebhookAnswer },
       detail: { summary: 'Rotate the webhook secret', tags: webhookTags, description: 'Replaces the secret with a new one at once (deliveries from now on are signed with it). 404 when no webhook is set.' },
     })
-    .delete('/api/v1/me/servers/:slug/webhook', ({ user, params }) => {
-      rt.channels.deleteWebhook(serverOf(user, params.slug))
+    .delete('/api/v1/me/servers/:slug/webhook', async ({ user, params }) => {
+      await store.channels.deleteWebhook(await serverOf(user, params.slug))
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,
       response: { 200: Ok },
       detail: { summary: 'Remove the webhook', tags: webhookTags, description: 'Votes from now on are not sent to a webhook. Answers 200 also when none was set.' },
     })
-    .get('/api/v1/me/servers/:slug/votifier', ({ user, params }) => {
-      const v = rt.channels.votifier(serverOf(user, params.slug))
+    .get('/api/v1/me/servers/:slug/votifier', async ({ user, params }) => {
+      const v = await store.channels.votifier(await serverOf(user, params.slug))
       if (!v) throw notFound('no Votifier target is set for this server')
       return { ok: true as const, votifier: votifierJson(v, rt.config) }
     }, {
@@ -68,7 +89,7 @@ export function channelRoutes(rt: Runtime) {
     })
     .put('/api/v1/me/servers/:slug/votifier', async ({ user, params, body }) => ({
       ok: true as const,
-      votifier: votifierJson(await saveVotifier(rt, serverOf(user, params.slug), body), rt.config),
+      votifier: votifierJson(await saveVotifier(rt, await serverOf(user, params.slug), body), rt.config),
     }), {
       owner: true, params: SlugParams, body: VotifierPut, transform: refuseUnknownFields(VotifierPut),
       response: { 200: VotifierAnswer },
@@ -77,8 +98,8 @@ export function channelRoutes(rt: Runtime) {
         description: `Body \`{"host", "port"? (default 8192), "protocol": "v1"|"v2", …}\`. v1: \`publicKey\`, the listener's rsa/public.key (base64 X.509, or PEM); only 2048-bit RSA keys (400 for any other size or for garbage). v2: \`token\` to paste your listener's token, or nothing to let the site generate one (kept on later saves; \`"newToken": true\` makes a fresh one). Answers \`{"ok":true,"votifier":{"host","port","protocol","publicKey"} }\` for v1 or \`{…,"token","configLine"}\` for v2, where \`configLine\` is the exact \`<service_name>: <token>\` line to paste under \`tokens:\` in the listener's config. ${targetRule}`,
       },
     })
-    .delete('/api/v1/me/servers/:slug/votifier', ({ user, params }) => {
-      rt.channels.deleteVotifier(serverOf(user, params.slug))
+    .delete('/api/v1/me/servers/:slug/votifier', async ({ user, params }) => {
+      await store.channels.deleteVotifier(await serverOf(user, params.slug))
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,

@@ -1,6 +1,17 @@
+import type { SchemaOptions } from '@sinclair/typebox'
 import { t } from 'elysia'
+import { LiveStatusJson, OwnerServerJson } from '../servers/schema.ts'
 
 // Bodies and answers of the webhook and Votifier settings routes.
+
+// Where a vote's notifications go.
+export const channelSchema = (options?: SchemaOptions) => t.Union([t.Literal('votifier'), t.Literal('webhook')], options)
+const ChannelValue = channelSchema()
+export type Channel = typeof ChannelValue.static
+
+const protocolSchema = (options?: SchemaOptions) => t.Union([t.Literal('v1'), t.Literal('v2')], options)
+const ProtocolValue = protocolSchema()
+export type VotifierProtocol = typeof ProtocolValue.static
 
 export const WebhookPut = t.Object({
   url: t.String({ minLength: 1, maxLength: 2000, error: 'url must be an https:// URL of at most 2000 characters', examples: ['https://example.com/votelist-hook'] }),
@@ -20,7 +31,7 @@ export const TOKEN = /^[A-Za-z0-9_.+\/=-]{16,128}$/
 export const VotifierPut = t.Object({
   host: t.String({ minLength: 1, maxLength: 253, error: 'host must be a hostname or an IP address', examples: ['play.example.com'] }),
   port: t.Optional(t.Integer({ minimum: 1, maximum: 65535, error: 'port must be an integer from 1 to 65535', examples: [8192] })),
-  protocol: t.Union([t.Literal('v1'), t.Literal('v2')], { error: 'protocol must be "v1" or "v2"' }),
+  protocol: protocolSchema({ error: 'protocol must be "v1" or "v2"' }),
   publicKey: t.Optional(t.String({ maxLength: 10_000, error: 'publicKey must be the contents of the listener\'s rsa/public.key' })),
   token: t.Optional(t.String({ pattern: TOKEN.source, error: 'token must be 16 to 128 of A-Z, a-z, 0-9 and _ . + / = -' })),
   newToken: t.Optional(t.Boolean({ error: 'newToken must be true or false' })),
@@ -30,8 +41,17 @@ export type VotifierPut = typeof VotifierPut.static
 export const VotifierJson = t.Object({
   host: t.String(),
   port: t.Integer(),
-  protocol: t.Union([t.Literal('v1'), t.Literal('v2')]),
+  protocol: protocolSchema(),
   publicKey: t.Optional(t.String({ description: 'v1: the listener\'s public key, base64 X.509' })),
   token: t.Optional(t.String({ description: 'v2: the token shared with the listener' })),
   configLine: t.Optional(t.String({ description: 'v2: the exact line to paste under `tokens:` in the listener\'s config.yml; the service name and the token are in double quotes where YAML 1.1 (SnakeYAML) would otherwise read them as a number, boolean, null or date', examples: ['MyServerList: k3j4h5g6f7d8s9a0q1w2e3r4t5', 'MyServerList: "0123456701234567"'] })),
+})
+
+export const WebhookAnswer = t.Object({ ok: t.Literal(true), webhook: WebhookJson })
+export const VotifierAnswer = t.Object({ ok: t.Literal(true), votifier: VotifierJson })
+
+// One server as its owner manages it: the listing, the last ping and the notification settings.
+export const ServerDetail = t.Object({
+  ok: t.Literal(true),
+  server: t.Composite([OwnerServerJson, LiveStatusJson, t.Object({ webhook: t.Union([WebhookJson, t.Null()]), votifier: t.Union([VotifierJson, t.Null()]) })]),
 })

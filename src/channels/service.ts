@@ -1,7 +1,6 @@
-import type { Database } from 'bun:sqlite'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
-import { writeTx } from '../db/open.ts'
+import { use, type StoreWrites, type TxScript } from '../db/store.ts'
 import { invalidParameter, notFound } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
 import { resolveTarget, TargetRefused, type Lookup } from '../net/guard.ts'
@@ -12,10 +11,13 @@ import type { ChannelsRepo, VotifierSettings, WebhookSettings } from './repo.ts'
 import type { VotifierPut } from './schema.ts'
 import { yamlScalar } from './yaml-scalar.ts'
 
-export interface ChannelsDeps {
-  db: Database
+interface ChannelsTx {
   channels: ChannelsRepo
   servers: ServersRepo
+}
+
+export interface ChannelsDeps {
+  store: ChannelsTx & StoreWrites<ChannelsTx>
   clock: Clock
   config: Config
   // Name resolution for the save-time target check; tests inject one.
@@ -64,11 +66,11 @@ export async function checkWebhookUrl(deps: ChannelsDeps, text: string): Promise
 }
 
 // The target checks await name resolution, so the write re-reads the server: it may have been
-// deleted meanwhile.
-function write<T>(deps: ChannelsDeps, serverId: string, fn: () => T): T {
-  return writeTx(deps.db, () => {
-    if (!deps.servers.byId(serverId)) throw notFound('this server no longer exists')
-    return fn()
+// deleted meanwhile. Answers the settings as saved.
+function write<T>(deps: ChannelsDeps, serverId: string, script: (tx: ChannelsTx) => TxScript<T>): Promise<T> {
+  return deps.store.write(function* (tx) {
+    if (!(yield* use(tx.servers.byId(serverId)))) throw notFound('this server no longer exists')
+    return yield* script(tx)
   })
 }
 
@@ -76,19 +78,19 @@ function write<T>(deps: ChannelsDeps, serverId: string, fn: () => T): T {
 // changes, so a receiver keeps verifying across a move.
 export async function saveWebhook(deps: ChannelsDeps, serverId: string, url: string): Promise<WebhookSettings> {
   const checked = await checkWebhookUrl(deps, url)
-  return write(deps, serverId, () => {
-    const secret = deps.channels.webhook(serverId)?.secret ?? newWebhookSecret()
-    deps.channels.putWebhook(serverId, checked, secret, deps.clock.now())
-    return deps.channels.webhook(serverId)!
+  return write(deps, serverId, function* (tx) {
+    const secret = (yield* use(tx.channels.webhook(serverId)))?.secret ?? newWebhookSecret()
+    yield* use(tx.channels.putWebhook(serverId, checked, secret, deps.clock.now()))
+    return (yield* use(tx.channels.webhook(serverId)))!
   })
 }
 
-export function rotateWebhookSecret(deps: ChannelsDeps, serverId: string): WebhookSettings {
-  return write(deps, serverId, () => {
-    const current = deps.channels.webhook(serverId)
+export function rotateWebhookSecret(deps: ChannelsDeps, serverId: string): Promise<WebhookSettings> {
+  return write(deps, serverId, function* (tx) {
+    const current = yield* use(tx.channels.webhook(serverId))
     if (!current) throw notFound('no webhook is set for this server; PUT one first')
-    deps.channels.putWebhook(serverId, current.url, newWebhookSecret(), deps.clock.now())
-    return deps.channels.webhook(serverId)!
+    yield* use(tx.channels.putWebhook(serverId, current.url, newWebhookSecret(), deps.clock.now()))
+    return (yield* use(tx.channels.webhook(serverId)))!
   })
 }
 
@@ -111,12 +113,12 @@ export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: 
   const host = checkHost(input.host) // syntax and numeric forms only: the resolved target is checked next
   const publicKey = checkVotifierCredential(input)
   await checkTarget(deps, 'host', host)
-  return write(deps, serverId, () => {
-    const current = deps.channels.votifier(serverId)
+  return write(deps, serverId, function* (tx) {
+    const current = yield* use(tx.channels.votifier(serverId))
     const kept = !input.newToken && current?.protocol === 'v2' ? current.token : null
     const token = input.protocol === 'v2' ? (input.token ?? kept ?? newVotifierToken()) : null
-    deps.channels.putVotifier({ serverId, host, port: input.port ?? VOTIFIER_DEFAULT_PORT, protocol: input.protocol, publicKey, token }, deps.clock.now())
-    return deps.channels.votifier(serverId)!
+    yield* use(tx.channels.putVotifier({ serverId, host, port: input.port ?? VOTIFIER_DEFAULT_PORT, protocol: input.protocol, publicKey, token }, deps.clock.now()))
+    return (yield* use(tx.channels.votifier(serverId)))!
   })
 }
 

@@ -3,17 +3,34 @@ import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import type { Lookup } from '../net/guard.ts'
 import { pushVote } from '../push/push-vote.ts'
-import { votifierVoteOf } from '../push/votifier-vote.ts'
-import { webhookBody } from '../webhooks/payload.ts'
-import { sendWebhook } from '../webhooks/send-webhook.ts'
-import type { Delivery } from './repo.ts'
+import type { VotifierVote } from '../push/votifier-connection.ts'
+import { sendWebhook, type WebhookEvent } from '../webhooks/send-webhook.ts'
+import type { Delivery, VoteEvent } from './repo.ts'
 
 export interface ChannelDeps {
-  channels: ChannelsRepo
+  store: { channels: ChannelsRepo }
   config: Config
   clock: Clock
   // Tests only: a resolver that never leaves the machine, a CA for a local https receiver.
   net?: { lookup?: Lookup; ca?: string }
+}
+
+// What a Votifier listener receives of a vote.
+export const votifierVoteOf = (event: VoteEvent, serviceName: string): VotifierVote => ({
+  serviceName,
+  username: event.vote.pseudo,
+  address: event.address ?? '0.0.0.0',
+  timestamp: event.vote.createdAt,
+})
+
+// The contract's webhook body.
+export function webhookBody(event: VoteEvent, kind: WebhookEvent): string {
+  return JSON.stringify({
+    event: kind,
+    server: { id: event.server.id, slug: event.server.slug, name: event.server.name },
+    vote: { id: event.vote.id, pseudo: event.vote.pseudo, createdAt: new Date(event.vote.createdAt).toISOString() },
+    monthlyVotes: event.monthlyVotes,
+  })
 }
 
 // Where one delivery goes, with the owner's settings as they are now (a fixed URL, key or token
@@ -23,11 +40,11 @@ export interface ChannelTarget {
   send(): Promise<{ httpStatus: number | null }>
 }
 
-export function channelTarget(deps: ChannelDeps, d: Delivery): ChannelTarget | null {
+export async function channelTarget(deps: ChannelDeps, d: Delivery): Promise<ChannelTarget | null> {
   const allowPrivate = deps.config.network.allow_private_targets
   const lookup = deps.net?.lookup
   if (d.channel === 'votifier') {
-    const settings = deps.channels.votifier(d.serverId)
+    const settings = await deps.store.channels.votifier(d.serverId)
     if (!settings) return null
     const timeouts = { connectMs: deps.config.deliveries.votifier_connect_timeout, readMs: deps.config.deliveries.votifier_read_timeout }
     return {
@@ -38,7 +55,7 @@ export function channelTarget(deps: ChannelDeps, d: Delivery): ChannelTarget | n
       },
     }
   }
-  const settings = deps.channels.webhook(d.serverId)
+  const settings = await deps.store.channels.webhook(d.serverId)
   if (!settings) return null
   const event = d.test ? 'test' : 'vote'
   return {

@@ -1,3 +1,5 @@
+import type { Awaitable } from '../db/store.ts'
+
 // Bounds delivery attempts in flight: at most `total` at once and `perTarget` to one target
 // (Votifier host:port, webhook origin), so a slow or dead server never holds every slot. A job
 // that finds no room is parked: its job row waits (durably) and is woken as soon as a slot to its
@@ -10,7 +12,7 @@ export interface DeliveryGate {
   inFlight(): number
 }
 
-export function createDeliveryGate(limits: { total: number; perTarget: number }, wake: (jobId: number) => boolean): DeliveryGate {
+export function createDeliveryGate(limits: { total: number; perTarget: number }, wake: (jobId: number) => Awaitable<boolean>): DeliveryGate {
   const busy = new Map<string, number>()
   let total = 0
   // Insertion-ordered: the longest-parked job wakes first.
@@ -18,11 +20,11 @@ export function createDeliveryGate(limits: { total: number; perTarget: number },
 
   const hasRoom = (target: string) => total < limits.total && (busy.get(target) ?? 0) < limits.perTarget
 
-  function wakeOne() {
+  async function wakeOne() {
     for (const [jobId, target] of parked) {
       if (!hasRoom(target)) continue
       parked.delete(jobId)
-      if (wake(jobId)) return
+      if (await wake(jobId)) return
     }
   }
 

@@ -1,37 +1,25 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
+import type { SessionDeps } from '../accounts/session.ts'
 import { clientAddress } from '../http/client-ip.ts'
 import { invalidParameter } from '../http/errors.ts'
-import { enforceRateLimit } from '../http/rate-limit.ts'
-import { iso, isoOrNull } from '../http/timestamps.ts'
-import type { Runtime } from '../runtime.ts'
+import { enforceRateLimit, type SlidingWindowLimiter } from '../http/rate-limit.ts'
+import { iso, isoOrNull } from '../http/schema.ts'
+import { checkPseudo } from '../servers/pseudo.ts'
+import type { ServersRepo } from '../servers/repo.ts'
+import { SlugParams } from '../servers/schema.ts'
 import { ownedServer } from '../servers/service.ts'
-import { checkPseudo } from '../votes/pseudo.ts'
+import type { DeliveryDeps } from './attempt.ts'
 import type { AttemptRow } from './repo.ts'
+import { AttemptPage, AttemptQuery, RedeliverParams, Redelivered, TestBody, TestResponse } from './schema.ts'
 import { redeliver, sendTestVotes } from './service.ts'
 
+export type DeliveryRoutesDeps = DeliveryDeps & SessionDeps & {
+  store: { servers: ServersRepo }
+  limits: { testVotes: SlidingWindowLimiter }
+}
+
 const TEST_PSEUDO = 'VotelistTest'
-const Slug = t.Object({ slug: t.String() })
-const ErrorText = t.Union([t.String(), t.Null()])
-
-const TestResponse = t.Object({
-  ok: t.Literal(true),
-  results: t.Array(t.Object({
-    channel: t.Union([t.Literal('votifier'), t.Literal('webhook')]),
-    status: t.Union([t.Literal('succeeded'), t.Literal('failed')]),
-    error: ErrorText,
-    durationMs: t.Integer(),
-  })),
-})
-
-const Status = t.Union([t.Literal('succeeded'), t.Literal('failed'), t.Literal('gave_up'), t.Literal('pending')])
-const AttemptItem = t.Object({
-  id: t.String(), deliveryId: t.String(), voteId: t.Union([t.String(), t.Null()]), pseudo: t.String(),
-  channel: t.Union([t.Literal('votifier'), t.Literal('webhook')]), test: t.Boolean(), attempt: t.Integer(),
-  seriesAttempt: t.Integer({ description: 'the attempt\'s place in its series: a redeliver starts a new series at 1 while `attempt` goes on' }), status: Status,
-  error: ErrorText, httpStatus: t.Union([t.Integer(), t.Null()]), durationMs: t.Union([t.Integer(), t.Null()]),
-  startedAt: t.String(), nextAttemptAt: t.Union([t.String(), t.Null()]),
-})
 
 const itemOf = (r: AttemptRow) => ({ ...r, id: String(r.id), startedAt: iso(r.startedAt), nextAttemptAt: isoOrNull(r.nextAttemptAt) })
 
@@ -44,11 +32,11 @@ function pageParams(query: { limit?: string; before?: string }) {
 
 // The owner's view of notifications: the Test button, the Deliveries tab, and sending a delivery
 // again. Saving the webhook and Votifier settings lives with the server settings.
-export const deliveryRoutes = (rt: Runtime) =>
+export const deliveryRoutes = (rt: DeliveryRoutesDeps) =>
   new Elysia({ name: 'deliveries.routes' })
     .use(ownerAuth(rt))
     .post('/api/v1/me/servers/:slug/test', async ({ user, params, body, request, server: socket, set }) => {
-      const srv = ownedServer(rt.servers, user, params.slug)
+      const srv = await ownedServer(rt.store.servers, user, params.slug)
       const pseudo = checkPseudo(body?.pseudo ?? TEST_PSEUDO, srv.edition)
       // Each test connects to the owner's targets: limits.test_votes_per_minute per server.
       Object.assign(set.headers, enforceRateLimit(rt.limits.testVotes, srv.id, rt.clock.now()))
@@ -56,8 +44,8 @@ export const deliveryRoutes = (rt: Runtime) =>
       return { ok: true as const, results }
     }, {
       owner: true,
-      params: Slug,
-      body: t.Optional(t.Nullable(t.Object({ pseudo: t.Optional(t.String({ maxLength: 64 })) }))),
+      params: SlugParams,
+      body: TestBody,
       response: TestResponse,
       detail: {
         summary: 'Send a test vote on every channel',
@@ -65,10 +53,10 @@ export const deliveryRoutes = (rt: Runtime) =>
         tags: ['Owner: notifications'],
       },
     })
-    .get('/api/v1/me/servers/:slug/deliveries', ({ user, params, query }) => {
-      const srv = ownedServer(rt.servers, user, params.slug)
+    .get('/api/v1/me/servers/:slug/deliveries', async ({ user, params, query }) => {
+      const srv = await ownedServer(rt.store.servers, user, params.slug)
       const { limit, before } = pageParams(query)
-      const rows = rt.deliveries.attempts(srv.id, before, limit + 1, { channel: query.channel, status: query.status })
+      const rows = await rt.store.deliveries.attempts(srv.id, before, limit + 1, { channel: query.channel, status: query.status })
       const page = rows.slice(0, limit)
       return {
         ok: true as const,
@@ -78,41 +66,23 @@ export const deliveryRoutes = (rt: Runtime) =>
       }
     }, {
       owner: true,
-      params: Slug,
-      query: t.Object({
-        limit: t.Optional(t.String()),
-        before: t.Optional(t.String()),
-        channel: t.Optional(t.Union([t.Literal('votifier'), t.Literal('webhook')], { error: 'channel must be "votifier" or "webhook"' })),
-        status: t.Optional(t.Union([t.Literal('succeeded'), t.Literal('failed'), t.Literal('gave_up'), t.Literal('pending')], {
-          error: 'status must be one of succeeded, failed, gave_up, pending',
-        })),
-      }),
-      response: t.Object({
-        ok: t.Literal(true),
-        deliveries: t.Array(AttemptItem),
-        next: t.Union([t.String(), t.Null()]),
-        attemptsPerSeries: t.Integer({ description: 'attempts in a full series: 1 + the retries of deliveries.retry_delays (8 by default)' }),
-      }),
+      params: SlugParams,
+      query: AttemptQuery,
+      response: AttemptPage,
       detail: {
         summary: 'List delivery attempts (the Deliveries tab)',
         description: 'One item per attempt, newest first. `limit` 1–200 (default 50); pass `next` back as `before` for the following page (`null`: no more), with the same filters. Filters: `channel` (`votifier` or `webhook`) and `status` of the attempt. `status` of an attempt: `pending` (in progress), `succeeded`, `failed` (a retry is scheduled at `nextAttemptAt`; for a test, nothing follows) or `gave_up` (the last attempt of the schedule failed, or the receiver answered 410). `seriesAttempt` of `attemptsPerSeries` is the "attempt n of 8" of the Deliveries tab (a redeliver starts a new series).',
         tags: ['Owner: notifications'],
       },
     })
-    .post('/api/v1/me/servers/:slug/deliveries/:id/redeliver', ({ user, params }) => {
-      const srv = ownedServer(rt.servers, user, params.slug)
-      const d = redeliver(rt, srv, params.id)
+    .post('/api/v1/me/servers/:slug/deliveries/:id/redeliver', async ({ user, params }) => {
+      const srv = await ownedServer(rt.store.servers, user, params.slug)
+      const d = await redeliver(rt, srv, params.id)
       return { ok: true as const, delivery: { ...d, nextAttemptAt: isoOrNull(d.nextAttemptAt)! } }
     }, {
       owner: true,
-      params: t.Object({ slug: t.String(), id: t.String() }),
-      response: t.Object({
-        ok: t.Literal(true),
-        delivery: t.Object({
-          id: t.String(), channel: t.Union([t.Literal('votifier'), t.Literal('webhook')]), status: t.Literal('pending'),
-          nextAttempt: t.Integer(), nextAttemptAt: t.String(),
-        }),
-      }),
+      params: RedeliverParams,
+      response: Redelivered,
       detail: {
         summary: 'Send a delivery again',
         description: 'Queues a new series of attempts for a delivery (`id` is the `deliveryId` of a Deliveries item), whatever its status: the first at once, then the whole retry schedule, with the current settings. Attempt numbers continue from the last one. 409 for a test, while an attempt is in progress, or when the channel is no longer configured.',

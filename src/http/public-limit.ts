@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
-import type { Runtime } from '../runtime.ts'
+import type { Clock } from '../clock.ts'
+import type { Config } from '../config/load.ts'
 import { clientKey, type SocketInfo } from './client-ip.ts'
 import { enforceRateLimit, type SlidingWindowLimiter } from './rate-limit.ts'
 
@@ -13,13 +14,19 @@ interface LimitedRequest {
 // clientKey). As a transform it runs before the query and body are validated, so every request
 // counts, a refused one (400) too, and every answer carries the RateLimit-* headers; past the
 // limit it is 429 RATE_LIMITED.
-export const limitByAddress = (rt: Pick<Runtime, 'config' | 'clock'>, limiter: SlidingWindowLimiter) =>
+export const limitByAddress = (deps: { config: Config; clock: Clock }, limiter: SlidingWindowLimiter) =>
   ({ request, server, set }: LimitedRequest) => {
-    Object.assign(set.headers, enforceRateLimit(limiter, clientKey(request, server, rt.config.http.trust_proxy), rt.clock.now()))
+    Object.assign(set.headers, enforceRateLimit(limiter, clientKey(request, server, deps.config.http.trust_proxy), deps.clock.now()))
   }
 
+export interface PublicLimitDeps {
+  config: Config
+  clock: Clock
+  limits: { public: SlidingWindowLimiter }
+}
+
 // `publicLimited: true` on a route: limits.public_per_minute per client address.
-export const publicRateLimit = (rt: Pick<Runtime, 'config' | 'clock' | 'limits'>) =>
+export const publicRateLimit = (deps: PublicLimitDeps) =>
   new Elysia({ name: 'http.public-limit' }).macro({
-    publicLimited: { transform: limitByAddress(rt, rt.limits.public) },
+    publicLimited: { transform: limitByAddress(deps, deps.limits.public) },
   })

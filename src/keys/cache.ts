@@ -1,5 +1,5 @@
-import type { Database } from 'bun:sqlite'
-import { writeTx } from '../db/open.ts'
+import { then, use, type Awaitable, type StoreWrites } from '../db/store.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import type { KeysRepo, LiveKey } from './repo.ts'
 import { hashKey } from './service.ts'
 
@@ -22,14 +22,18 @@ interface Entry {
   savedUsedAt: number
 }
 
+interface KeysTx {
+  keys: KeysRepo
+}
+
 // hash → live key, re-read from the database at most once a second per key. last_used_at is
 // kept in memory and written by flush() (once a minute from the scheduler), never per request.
-export function createKeyCache(db: Database, keys: KeysRepo) {
+export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>) {
   const entries = new Map<string, Entry>()
   let misses = 0
 
-  function lookup(hash: string, now: number, entry: Entry | undefined): Entry {
-    const key = keys.liveByHash(hash)
+  function remember(hash: string, key: LiveKey | null, now: number): Entry {
+    const entry = entries.get(hash)
     if (entry) {
       entry.key = key
       entry.checkedAt = now
@@ -44,16 +48,21 @@ export function createKeyCache(db: Database, keys: KeysRepo) {
     return created
   }
 
+  const markUsed = (e: Entry, now: number) => {
+    if (e.key) e.usedAt = now
+    return e.key
+  }
+
   return {
-    // The live key this secret is, or null (unknown, revoked, or its server deleted).
-    resolve(secret: string, now: number): LiveKey | null {
+    // The live key this secret is, or null (unknown, revoked, or its server deleted). A key
+    // checked within the last second is answered from memory, without a promise.
+    resolve(secret: string, now: number): Awaitable<LiveKey | null> {
       if (secret.length > MAX_KEY_LENGTH) return null
       const hash = hashKey(secret)
-      let e = entries.get(hash)
+      const e = entries.get(hash)
       // A clock that went backwards also forces a fresh read.
-      if (!e || now - e.checkedAt >= KEY_RECHECK_MS || now < e.checkedAt) e = lookup(hash, now, e)
-      if (e.key) e.usedAt = now
-      return e.key
+      if (e && now - e.checkedAt < KEY_RECHECK_MS && now >= e.checkedAt) return markUsed(e, now)
+      return then(store.keys.liveByHash(hash), (key) => markUsed(remember(hash, key, now), now))
     },
 
     // Called by the revoke route: the key is refused from the next request on.
@@ -68,19 +77,24 @@ export function createKeyCache(db: Database, keys: KeysRepo) {
 
     // Writes last_used_at of the keys used since the previous flush (one transaction) and drops
     // idle entries. Returns how many keys were written.
-    flush(now: number): number {
-      const used: Entry[] = []
+    async flush(now: number): Promise<number> {
+      const used: { entry: Entry; id: string; at: number }[] = []
       for (const [h, e] of entries) {
-        if (e.key && e.usedAt > e.savedUsedAt) used.push(e)
+        if (e.key && e.usedAt > e.savedUsedAt) used.push({ entry: e, id: e.key.id, at: e.usedAt })
         else if (now - Math.max(e.usedAt, e.checkedAt) > IDLE_MS) entries.delete(h)
       }
       if (!used.length) return 0
-      writeTx(db, () => {
-        for (const e of used) keys.touch(e.key!.id, e.usedAt)
+      await store.write(function* (tx) {
+        for (const u of used) yield* use(tx.keys.touch(u.id, u.at))
       })
-      for (const e of used) e.savedUsedAt = e.usedAt
+      for (const u of used) u.entry.savedUsedAt = Math.max(u.entry.savedUsedAt, u.at)
       return used.length
     },
   }
 }
 export type KeyCache = ReturnType<typeof createKeyCache>
+
+// API keys' last_used_at, kept in memory by the cache: at most one write a minute per key.
+export function registerKeyWork(scheduler: Scheduler, keyCache: KeyCache): void {
+  scheduler.every('keys.last-used', 60_000, (now) => keyCache.flush(now))
+}

@@ -13,11 +13,16 @@ export interface CreatedKey {
   prefix: string
 }
 
-export function createKey(keys: KeysRepo, clock: Clock, serverId: string, name = ''): CreatedKey {
+export interface KeyDeps {
+  store: { keys: KeysRepo }
+  clock: Clock
+}
+
+export async function createKey(deps: KeyDeps, serverId: string, name = ''): Promise<CreatedKey> {
   if (name.length > 64) throw invalidParameter('name must be at most 64 characters long', 'name')
   const key = KEY_PREFIX + randomSecret(24)
-  const created = { id: newId(), serverId, hash: sha256Hex(key), prefix: key.slice(0, 8), name: name.trim(), createdAt: clock.now() }
-  keys.insert(created)
+  const created = { id: newId(), serverId, hash: sha256Hex(key), prefix: key.slice(0, 8), name: name.trim(), createdAt: deps.clock.now() }
+  await deps.store.keys.insert(created)
   return { key, id: created.id, prefix: created.prefix }
 }
 
@@ -25,6 +30,6 @@ export const hashKey = (key: string) => sha256Hex(key)
 
 // Revoked keys stop working at once; the row stays so a revoked key is never mistaken for unknown
 // in the logs, but it is no longer listed.
-export function revokeKey(keys: KeysRepo, clock: Clock, serverId: string, id: string): void {
-  if (!keys.revoke(id, serverId, clock.now())) throw notFound(`no active API key with the id "${id}" on this server`)
+export async function revokeKey(deps: KeyDeps, serverId: string, id: string): Promise<void> {
+  if (!(await deps.store.keys.revoke(id, serverId, deps.clock.now()))) throw notFound(`no active API key with the id "${id}" on this server`)
 }

@@ -41,3 +41,33 @@ export async function resolveTarget(host: string, allowPrivate: boolean, resolve
   const first = addresses[0]
   return { host: bare, address: first.address, family: first.family === 6 ? 6 : 4 }
 }
+
+// A failed send to an owner's target, worded for the owner: the message is what the Deliveries
+// tab and the Test button show. `final`: retrying cannot help (a webhook that answered 410 Gone),
+// so no retry is scheduled. Other failures are retried: the owner may fix the settings meanwhile.
+export class DeliveryFailure extends Error {
+  constructor(message: string, readonly detail: { httpStatus?: number; final?: boolean } = {}) {
+    super(message)
+  }
+}
+
+// Seconds for messages: "5 s", "1.5 s".
+export const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`
+
+export interface TargetOptions {
+  allowPrivate: boolean
+  lookup?: Lookup // tests only: a resolver that never leaves the machine
+}
+
+// The send-time check shared by every transport: resolve the owner's host once and return the
+// address that was checked, to connect to it (a rebinding DNS server gets no second question).
+export async function checkedAddress(host: string, opts: TargetOptions): Promise<string> {
+  try {
+    return (await resolveTarget(host, opts.allowPrivate, opts.lookup)).address
+  } catch (e) {
+    if (!(e instanceof TargetRefused)) throw e
+    throw new DeliveryFailure(e.reason === 'unresolved'
+      ? `DNS failure: ${e.message} (check the host name)`
+      : `private target refused: ${e.message}; votelist only connects to public addresses`)
+  }
+}

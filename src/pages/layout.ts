@@ -1,4 +1,5 @@
 import type { Config } from '../config/load.ts'
+import type { Awaitable } from '../db/store.ts'
 import { ApiError } from '../http/errors.ts'
 import { publicPageCsp } from '../http/security-headers.ts'
 import type { Logger } from '../log.ts'
@@ -112,4 +113,13 @@ export function pageForError(config: Config, log: Logger, e: unknown, url: strin
   }
   log.error('page failed', { url, error: e })
   return errorPage(config, 500, 'Something went wrong', 'The page could not be shown. Please try again in a moment.')
+}
+
+// A page route's answer: the page `render` builds, or the page for its failure.
+export async function renderPage(deps: { config: Config; log: Logger }, url: string, render: () => Awaitable<string>): Promise<Response> {
+  try {
+    return htmlResponse(deps.config, await render())
+  } catch (e) {
+    return pageForError(deps.config, deps.log, e, url)
+  }
 }

@@ -1,12 +1,14 @@
+import { t } from 'elysia'
 import type { Config } from '../config/load.ts'
 import { invalidParameter } from '../http/errors.ts'
-import { isMonth } from '../ranking/repo.ts'
-import type { Edition } from '../servers/repo.ts'
-import { monthOf } from '../votes/repo.ts'
+import { isMonth, monthOf } from '../servers/month.ts'
+import type { Edition } from '../servers/schema.ts'
 
 // Query parameters of the public pages. A bad value is a 400 with a message naming it, which the
 // page routes show as a friendly page (never a stack, never a JSON body to a browser).
 
+// Every public page takes any query: the page reads it, so that a bad value gets a page, not JSON.
+export const PageQuery = t.Record(t.String(), t.Union([t.String(), t.Array(t.String())]))
 export type Query = Record<string, string | string[] | undefined>
 
 // One value of a parameter: "" when absent; a parameter given twice is a mistake worth saying.

@@ -1,15 +1,20 @@
-import type { Runtime } from '../runtime.ts'
-import type { RankingFilter } from '../ranking/repo.ts'
-import { monthOf } from '../votes/repo.ts'
+import type { Clock } from '../clock.ts'
+import type { Config } from '../config/load.ts'
+import { monthOf } from '../servers/month.ts'
+import type { RankingFilter, RankingRepo, ServersRepo, ServerStatus } from '../servers/repo.ts'
+import { EDITIONS } from '../servers/schema.ts'
 import { formatCount, formatMonth, shiftMonth } from './format.ts'
 import { html, type Html } from './html.ts'
 import { renderLayout } from './layout.ts'
 import { editionParam, modeParam, monthParam, pageParam, SEARCH_MAX, searchParam, type Query } from './query.ts'
-import type { ServerStatus } from './repo.ts'
 
 export const PAGE_SIZE = 50
 
-type Deps = Pick<Runtime, 'config' | 'clock' | 'ranking' | 'pages'>
+export interface RankingPageDeps {
+  config: Config
+  clock: Clock
+  store: { ranking: RankingRepo; servers: ServersRepo }
+}
 
 // A link to the ranking with these parameters; defaults are left out so every view has one URL.
 function rankingHref(p: { month?: string; current: string; filter: RankingFilter; page?: number }): string {
@@ -35,14 +40,14 @@ export function renderPills(edition: string, modes: string[]): Html {
   return html`<span class="pills"><span class="pill pill-${edition}">${editionLabel(edition)}</span>${modes.map((m) => html`<span class="pill">${m}</span>`)}</span>`
 }
 
-export function renderRankingPage(deps: Deps, query: Query): string {
+export async function renderRankingPage(deps: RankingPageDeps, query: Query): Promise<string> {
   const { config } = deps
   const current = monthOf(deps.clock.now())
   const month = monthParam(query, deps.clock.now())
   const filter: RankingFilter = { edition: editionParam(query), mode: modeParam(query, config), search: searchParam(query) }
   const page = pageParam(query)
-  const { total, rows } = deps.ranking.page(month, filter, PAGE_SIZE, (page - 1) * PAGE_SIZE)
-  const listings = deps.pages.listings(rows.map((r) => r.id))
+  const { total, rows } = await deps.store.ranking.page(month, filter, PAGE_SIZE, (page - 1) * PAGE_SIZE)
+  const listings = await deps.store.servers.listings(rows.map((r) => r.id))
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE))
   const filtered = Boolean(filter.edition || filter.mode || filter.search)
   const isCurrent = month === current
@@ -74,7 +79,7 @@ ${rows.map((r, i) => html`<tr>
   <div class="field"><label for="search">Server name</label><input id="search" name="search" type="search" maxlength="${SEARCH_MAX}" value="${filter.search ?? ''}" placeholder="e.g. valley"></div>
   <div class="field"><label for="edition">Edition</label><select id="edition" name="edition">
     <option value="">All editions</option>
-    ${(['java', 'bedrock'] as const).map((e) => html`<option value="${e}"${filter.edition === e ? html` selected` : ''}>${editionLabel(e)}</option>`)}
+    ${EDITIONS.map((e) => html`<option value="${e}"${filter.edition === e ? html` selected` : ''}>${editionLabel(e)}</option>`)}
   </select></div>
   <div class="field"><label for="mode">Game mode</label><select id="mode" name="mode">
     <option value="">All modes</option>

@@ -1,26 +1,17 @@
-import { Elysia, t } from 'elysia'
-import type { Runtime } from '../runtime.ts'
+import { Elysia } from 'elysia'
+import type { Logger } from '../log.ts'
 import { listedServer } from '../servers/service.ts'
-import { htmlResponse, pageForError } from './layout.ts'
-import { pseudoParam, type Query } from './query.ts'
-import { renderRankingPage } from './ranking-page.ts'
+import { renderPage } from './layout.ts'
+import { PageQuery, type Query } from './query.ts'
+import { renderRankingPage, type RankingPageDeps } from './ranking-page.ts'
 import { renderServerPage } from './server-page.ts'
-import { renderVotePage } from './vote-page.ts'
 
-// The public, server-rendered pages. Query values are read by the page itself (src/pages/query.ts)
-// so that a bad one gets a friendly HTML page rather than a JSON error.
-const PageQuery = t.Record(t.String(), t.Union([t.String(), t.Array(t.String())]))
-
-export function pageRoutes(rt: Runtime) {
-  const render = (url: string, fn: () => string) => {
-    try {
-      return htmlResponse(rt.config, fn())
-    } catch (e) {
-      return pageForError(rt.config, rt.log, e, url)
-    }
-  }
+// The public, server-rendered pages: the ranking and a server's page (its vote form is the
+// votes' own). Query values are read by the page itself (src/pages/query.ts) so that a bad one
+// gets a friendly HTML page rather than a JSON error.
+export function pageRoutes(rt: RankingPageDeps & { log: Logger }) {
   return new Elysia({ name: 'pages.routes' })
-    .get('/', ({ query, request }) => render(request.url, () => renderRankingPage(rt, query as Query)), {
+    .get('/', ({ query, request }) => renderPage(rt, request.url, () => renderRankingPage(rt, query as Query)), {
       query: PageQuery,
       detail: {
         summary: 'Ranking page',
@@ -28,25 +19,11 @@ export function pageRoutes(rt: Runtime) {
         tags: ['Pages'],
       },
     })
-    .get('/serveur/:slug', ({ params, query, request }) => render(request.url, () => renderServerPage(rt, listedServer(rt.servers, params.slug), query as Query)), {
+    .get('/serveur/:slug', ({ params, query, request }) => renderPage(rt, request.url, async () => renderServerPage(rt, await listedServer(rt.store.servers, params.slug), query as Query)), {
       query: PageQuery,
       detail: {
         summary: 'Server page',
         description: 'HTML. A listed server: address to copy, edition, version, modes, description, website, rank and votes in the month (`month`=YYYY-MM, default the current one), top voters, online state. Unknown or hidden server: a 404 HTML page.',
-        tags: ['Pages'],
-      },
-    })
-    .get('/serveur/:slug/voter', ({ params, query, request }) => render(request.url, () => {
-      const target = listedServer(rt.servers, params.slug)
-      const q = query as Query
-      // After a vote the form redirects here with ?vote=<id>: the page confirms it.
-      const voted = typeof q.vote === 'string' ? rt.pages.voteOf(target.id, q.vote) : null
-      return renderVotePage(rt.config, target, { pseudo: pseudoParam(q) || (voted?.pseudo ?? ''), voted: voted ?? undefined })
-    }), {
-      query: PageQuery,
-      detail: {
-        summary: 'Vote page',
-        description: 'HTML. The vote form of a listed server; `pseudo` pre-fills the player name. The form posts to POST /serveur/{slug}/voter.',
         tags: ['Pages'],
       },
     })

@@ -1,15 +1,11 @@
-import type { Runtime } from '../runtime.ts'
-import type { Server } from '../servers/repo.ts'
+import { monthOf } from '../servers/month.ts'
+import type { Server, ServerStatus } from '../servers/repo.ts'
 import { serverAddress } from '../servers/view.ts'
-import { monthOf } from '../votes/repo.ts'
 import { formatCount, formatMonth, formatUtc, shiftMonth } from './format.ts'
 import { html, safeUrl } from './html.ts'
 import { renderLayout, summarize } from './layout.ts'
 import { monthParam, type Query } from './query.ts'
-import { editionLabel, renderPills, renderPlayers } from './ranking-page.ts'
-import type { ServerStatus } from './repo.ts'
-
-type Deps = Pick<Runtime, 'config' | 'clock' | 'ranking' | 'pages'>
+import { editionLabel, renderPills, renderPlayers, type RankingPageDeps } from './ranking-page.ts'
 
 function renderStatus(status: ServerStatus | null) {
   if (!status) return html`<span class="status status-unknown">Not measured yet</span>`
@@ -19,15 +15,17 @@ function renderStatus(status: ServerStatus | null) {
     : html`<span class="status status-offline">Offline</span> ${when}`
 }
 
-export function renderServerPage(deps: Deps, server: Server, query: Query): string {
+export async function renderServerPage(deps: RankingPageDeps, server: Server, query: Query): Promise<string> {
   const { config } = deps
   const current = monthOf(deps.clock.now())
   const month = monthParam(query, deps.clock.now())
   const isCurrent = month === current
   const label = formatMonth(month)
-  const ranked = deps.ranking.rankOf(server.id, month)
-  const top = deps.ranking.topVoters(server.id, month, 10)
-  const status = deps.pages.statusOf(server.num)
+  const { ranking, servers } = deps.store
+  const ranked = await ranking.rankOf(server.id, month)
+  const top = await ranking.topVoters(server.id, month, 10)
+  const status = await servers.status(server.num)
+  const totalVotes = await ranking.totalVotes(server.id)
   const website = server.website ? safeUrl(server.website) : null
   const address = serverAddress(server)
   const base = `/serveur/${server.slug}`
@@ -57,7 +55,7 @@ export function renderServerPage(deps: Deps, server: Server, query: Query): stri
     <dt>Game modes</dt><dd>${server.modes.length ? server.modes.join(', ') : html`<span class="muted">not given</span>`}</dd>
     <dt>Website</dt><dd>${website ? html`<a href="${website}" rel="nofollow ugc noopener">${website}</a>` : html`<span class="muted">none</span>`}</dd>
     <dt>Status</dt><dd>${renderStatus(status)}</dd>
-    <dt>All-time votes</dt><dd>${formatCount(deps.ranking.totalVotes(server.id))}</dd>
+    <dt>All-time votes</dt><dd>${formatCount(totalVotes)}</dd>
   </dl>
 </section>
 

@@ -1,15 +1,22 @@
-import type { VotifierSettings } from '../channels/repo.ts'
-import { checkedAddress, type TargetOptions } from '../deliveries/target.ts'
-import type { VotifierTimeouts } from './votifier-connection.ts'
+import { checkedAddress, type TargetOptions } from '../net/guard.ts'
+import type { VotifierTimeouts, VotifierVote } from './votifier-connection.ts'
 import { sendVotifierV1 } from './votifier-v1.ts'
 import { sendVotifierV2 } from './votifier-v2.ts'
-import type { VotifierVote } from './votifier-vote.ts'
 
-// One push to the owner's Votifier listener with the current settings: the host is checked and
-// resolved here, at send time, and the connection goes to that address.
-export async function pushVote(settings: VotifierSettings, vote: VotifierVote, opts: TargetOptions & { timeouts: VotifierTimeouts }): Promise<void> {
-  const address = await checkedAddress(settings.host, opts)
-  const target = { host: settings.host, address, port: settings.port }
-  if (settings.protocol === 'v1') await sendVotifierV1(target, settings.publicKey ?? '', vote, opts.timeouts)
-  else await sendVotifierV2(target, settings.token ?? '', vote, opts.timeouts)
+// An owner's Votifier listener: where it is and the credential of its protocol.
+export interface VotifierListener {
+  host: string
+  port: number
+  protocol: 'v1' | 'v2'
+  publicKey: string | null // v1: base64 DER SubjectPublicKeyInfo
+  token: string | null // v2
+}
+
+// One push to the owner's Votifier listener: the host is checked and resolved here, at send time,
+// and the connection goes to that address.
+export async function pushVote(listener: VotifierListener, vote: VotifierVote, opts: TargetOptions & { timeouts: VotifierTimeouts }): Promise<void> {
+  const address = await checkedAddress(listener.host, opts)
+  const target = { host: listener.host, address, port: listener.port }
+  if (listener.protocol === 'v1') await sendVotifierV1(target, listener.publicKey ?? '', vote, opts.timeouts)
+  else await sendVotifierV2(target, listener.token ?? '', vote, opts.timeouts)
 }

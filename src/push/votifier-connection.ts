@@ -1,5 +1,13 @@
 import { Socket } from 'node:net'
-import { DeliveryFailure, seconds } from '../deliveries/failure.ts'
+import { DeliveryFailure, seconds } from '../net/guard.ts'
+
+// The four fields every Votifier vote carries, in both protocol versions.
+export interface VotifierVote {
+  serviceName: string
+  username: string
+  address: string // the voter's address; "0.0.0.0" when unknown
+  timestamp: number // milliseconds since the epoch
+}
 
 export interface VotifierTimeouts {
   connectMs: number

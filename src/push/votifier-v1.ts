@@ -1,7 +1,6 @@
-import { DeliveryFailure } from '../deliveries/failure.ts'
+import { DeliveryFailure } from '../net/guard.ts'
 import { votifierEncrypter } from './public-key.ts'
-import { openVotifierConnection, type VotifierTarget, type VotifierTimeouts } from './votifier-connection.ts'
-import type { VotifierVote } from './votifier-vote.ts'
+import { openVotifierConnection, type VotifierTarget, type VotifierTimeouts, type VotifierVote } from './votifier-connection.ts'
 
 // NuVotifier reads exactly 256 bytes (one RSA-2048 block); PKCS#1 v1.5 padding takes 11 of them.
 const BLOCK_BYTES = 256

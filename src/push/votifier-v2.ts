@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto'
-import { DeliveryFailure } from '../deliveries/failure.ts'
-import { openVotifierConnection, type VotifierTarget, type VotifierTimeouts } from './votifier-connection.ts'
-import type { VotifierVote } from './votifier-vote.ts'
+import { DeliveryFailure } from '../net/guard.ts'
+import { openVotifierConnection, type VotifierTarget, type VotifierTimeouts, type VotifierVote } from './votifier-connection.ts'
 
 // NuVotifier's v2 frame: magic 0x733A, uint16 length of the UTF-8 JSON message, the message. Its
 // frame decoder takes at most 1024 bytes, header included.

@@ -1,6 +1,10 @@
-import type { Database } from 'bun:sqlite'
+import type { Awaitable } from '../db/store.ts'
+import type { Edition } from './schema.ts'
 
-export type Edition = 'java' | 'bedrock'
+// A listed server, and what the listing shows of it: its modes, its last ping, its rank. The
+// servers repository is the one reader of server, server_mode and server_status; the ranking
+// repository the one reader of the month counters (server_month, voter_month). Votes write the
+// counters, ping rounds the status.
 
 export interface Server {
   num: number
@@ -20,57 +24,81 @@ export interface Server {
   updatedAt: number
 }
 
-const cols = `num, id, owner_id AS ownerId, slug, name, host, port, edition, version, description, website,
-  hidden, created_at AS createdAt, updated_at AS updatedAt,
-  (SELECT coalesce(json_group_array(mode), '[]') FROM (SELECT mode FROM server_mode m WHERE m.server_id = server.id ORDER BY mode)) AS modes`
-// What a vote needs of its server: the vote path reads only these (no modes subquery).
+// What a vote needs of its server: the vote path reads only these.
 export type VoteTarget = Pick<Server, 'id' | 'slug' | 'name' | 'edition' | 'hidden'>
 
-type Row = Omit<Server, 'modes' | 'hidden'> & { modes: string; hidden: number }
-const toServer = (r: Row | null): Server | null => (r ? { ...r, modes: JSON.parse(r.modes), hidden: r.hidden === 1 } : null)
-
-export function serversRepo(db: Database) {
-  const insert = db.prepare(`INSERT INTO server (id, owner_id, slug, name, host, port, edition, version, description, website, hidden, created_at, updated_at)
-    VALUES ($id, $ownerId, $slug, $name, $host, $port, $edition, $version, $description, $website, $hidden, $createdAt, $updatedAt)`)
-  const update = db.prepare(`UPDATE server SET name = $name, host = $host, port = $port, edition = $edition, version = $version,
-    description = $description, website = $website, hidden = $hidden, updated_at = $updatedAt WHERE id = $id`)
-  const clearModes = db.prepare('DELETE FROM server_mode WHERE server_id = ?')
-  const addMode = db.prepare('INSERT INTO server_mode (server_id, mode) VALUES (?, ?)')
-  const bySlug = db.prepare(`SELECT ${cols} FROM server WHERE slug = ?`)
-  const byId = db.prepare(`SELECT ${cols} FROM server WHERE id = ?`)
-  const voteTarget = db.prepare('SELECT id, slug, name, edition, hidden FROM server WHERE slug = ?')
-  const byOwner = db.prepare(`SELECT ${cols} FROM server WHERE owner_id = ? ORDER BY created_at, num`)
-  const all = db.prepare(`SELECT ${cols} FROM server ORDER BY created_at, num`)
-  const slugExists = db.prepare('SELECT 1 FROM server WHERE slug = ?')
-  const remove = db.prepare('DELETE FROM server WHERE id = ?')
-
-  const setModes = (id: string, modes: string[]) => {
-    clearModes.run(id)
-    for (const m of modes) addMode.run(id, m)
-  }
-  const params = (s: Omit<Server, 'num' | 'modes'>) => ({ ...s, hidden: s.hidden ? 1 : 0 })
-
-  return {
-    insert(s: Omit<Server, 'num'>): Server {
-      const num = Number(insert.run(params(s)).lastInsertRowid)
-      setModes(s.id, s.modes)
-      return { ...s, num }
-    },
-    update(s: Server) {
-      const { num: _n, modes, ownerId: _o, slug: _s, createdAt: _c, ...rest } = s
-      update.run({ ...rest, hidden: s.hidden ? 1 : 0 })
-      setModes(s.id, modes)
-    },
-    bySlug: (slug: string) => toServer(bySlug.get(slug) as Row | null),
-    byId: (id: string) => toServer(byId.get(id) as Row | null),
-    voteTarget(slug: string): VoteTarget | null {
-      const r = voteTarget.get(slug) as (Omit<VoteTarget, 'hidden'> & { hidden: number }) | null
-      return r && { ...r, hidden: r.hidden === 1 }
-    },
-    byOwner: (ownerId: string) => (byOwner.all(ownerId) as Row[]).map((r) => toServer(r)!),
-    all: () => (all.all() as Row[]).map((r) => toServer(r)!),
-    slugExists: (slug: string) => slugExists.get(slug) !== null,
-    remove: (id: string) => remove.run(id).changes > 0,
-  }
+// The last ping of a server.
+export interface ServerStatus {
+  online: boolean
+  playersOnline: number
+  playersMax: number
+  version: string | null
+  motd: string | null
+  latencyMs: number | null
+  error: string | null
+  lastPingAt: number
 }
-export type ServersRepo = ReturnType<typeof serversRepo>
+
+// A row of the ranking page, beside its rank: what the page shows of the server.
+export interface Listing {
+  id: string
+  edition: Edition
+  modes: string[]
+  status: ServerStatus | null
+}
+
+// What a ping round needs of a listed server.
+export interface PingTarget {
+  num: number
+  host: string
+  port: number | null
+  edition: Edition
+  modes: string[]
+}
+
+export interface ServersRepo {
+  insert(s: Omit<Server, 'num'>): Awaitable<Server>
+  update(s: Server): Awaitable<void>
+  bySlug(slug: string): Awaitable<Server | null>
+  byId(id: string): Awaitable<Server | null>
+  voteTarget(slug: string): Awaitable<VoteTarget | null>
+  byOwner(ownerId: string): Awaitable<Server[]>
+  all(): Awaitable<Server[]>
+  slugExists(slug: string): Awaitable<boolean>
+  // Removes the server with everything that hangs on it (the schema cascades).
+  remove(id: string): Awaitable<boolean>
+  status(serverNum: number): Awaitable<ServerStatus | null>
+  // The listings of these servers, in the order of the ids.
+  listings(ids: string[]): Awaitable<Listing[]>
+  // Every listed (not hidden) server.
+  pingTargets(): Awaitable<PingTarget[]>
+}
+
+export interface RankedServer {
+  rank: number
+  id: string
+  slug: string
+  name: string
+  votes: number
+}
+
+export interface RankingFilter {
+  edition?: Edition
+  mode?: string
+  search?: string
+}
+
+// Ranks are read from the month counters, never by counting votes. Rank = 1-based position among
+// listed (not hidden) servers by votes in the UTC month, descending; ties go to the server whose
+// latest vote came first, then to the older listing. A server listed after the month ended has
+// no rank in it.
+export interface RankingRepo {
+  // One page of the ranking, in rank order; `rank` is the position among all listed servers,
+  // whatever the filter. `total`: the servers that match the filter.
+  page(month: string, filter: RankingFilter, limit: number, offset: number): Awaitable<{ total: number; rows: RankedServer[] }>
+  // The server's rank and votes in the month, or null when it is hidden or was not listed yet.
+  rankOf(serverId: string, month: string): Awaitable<RankedServer | null>
+  topVoters(serverId: string, month: string, limit: number): Awaitable<{ pseudo: string; votes: number }[]>
+  totalVotes(serverId: string): Awaitable<number>
+  monthVotes(serverId: string, month: string): Awaitable<number>
+}

@@ -1,55 +1,41 @@
-import { Elysia, t } from 'elysia'
-import { ownerAuth } from '../accounts/guard.ts'
+import { Elysia } from 'elysia'
 import { Ok } from '../accounts/schema.ts'
-import { votifierJson, webhookJson } from '../channels/service.ts'
-import { VotifierJson, WebhookJson } from '../channels/schema.ts'
+import { ownerAuth } from '../accounts/guard.ts'
+import type { SessionDeps } from '../accounts/session.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
-import type { Runtime } from '../runtime.ts'
-import { ServerCreate, ServerPatch } from './schema.ts'
-import { createServer, deleteServer, ownedServer, updateServer } from './service.ts'
-import { liveStatus, LiveStatusJson, OwnerServerJson, ownerServerJson, ranksThisMonth } from './view.ts'
+import type { Server } from './repo.ts'
+import { AdminList, OwnerList, ServerAnswer, ServerCreate, ServerPatch, SlugParams } from './schema.ts'
+import { createServer, deleteServer, ownedServer, updateServer, type ServersDeps } from './service.ts'
+import { liveStatus, ownerServerJson, ranksThisMonth, type ViewDeps } from './view.ts'
 
-export const SlugParams = t.Object({ slug: t.String({ description: 'the server\'s slug' }) })
-const ServerAnswer = t.Object({ ok: t.Literal(true), server: OwnerServerJson })
-const OwnerListItem = t.Composite([OwnerServerJson, LiveStatusJson])
-const ServerDetail = t.Object({
-  ok: t.Literal(true),
-  server: t.Composite([OwnerServerJson, LiveStatusJson, t.Object({ webhook: t.Union([WebhookJson, t.Null()]), votifier: t.Union([VotifierJson, t.Null()]) })]),
-})
+export type ServerRoutesDeps = ServersDeps & ViewDeps & SessionDeps & {
+  // The API keys' cache holds each key's server (name, edition): it forgets a changed server.
+  keyCache: { forgetServer(serverId: string): void }
+}
+
 const tags = ['Owner: servers']
 const HOST_RULE = 'host: a hostname or an IP address. Numeric IPv4 forms (2130706433, 0x7f000001, 127.1, 0177.0.0.1) are read as browsers and getaddrinfo read them and saved as the dotted quad; an invalid one (1.2.3.4.5, a name ending in a number) is 400. Unless `network.allow_private_targets = true`, a loopback, private, link-local, CGNAT, multicast, unspecified or reserved target is 400 with the reason ("host 127.1 is the loopback address 127.0.0.1: …"): an IP literal or numeric form, localhost, or a name that resolves to such an address. A name that does not resolve when saved (or not within `stats.ping_timeout_seconds`) is accepted: the server shows offline ("could not be resolved") until it does, and every ping checks the address again.'
 
-// A server owner's servers (an admin may manage any of them by slug), and the admin's list of all.
-export function serverRoutes(rt: Runtime) {
-  const detail = (slug: string, user: { id: string; isAdmin: boolean }) => {
-    const s = ownedServer(rt.servers, user, slug)
-    const webhook = rt.channels.webhook(s.id)
-    const votifier = rt.channels.votifier(s.id)
-    return {
-      ok: true as const,
-      server: {
-        ...ownerServerJson(rt, s),
-        ...liveStatus(rt, s),
-        webhook: webhook && webhookJson(webhook),
-        votifier: votifier && votifierJson(votifier, rt.config),
-      },
-    }
-  }
+// A server owner's servers (an admin may manage any of them by slug), and the admin's list of
+// all. The one server with its notification settings is answered by the channels' routes.
+export function serverRoutes(deps: ServerRoutesDeps) {
+  const listItem = async (s: Server, rank?: number | null) =>
+    ({ ...(await ownerServerJson(deps, s, rank)), ...(await liveStatus(deps, s)) })
 
   return new Elysia({ name: 'servers.routes' })
-    .use(ownerAuth(rt))
-    .get('/api/v1/me/servers', ({ user }) => ({
+    .use(ownerAuth(deps))
+    .get('/api/v1/me/servers', async ({ user }) => ({
       ok: true as const,
-      servers: rt.servers.byOwner(user.id).map((s) => ({ ...ownerServerJson(rt, s), ...liveStatus(rt, s) })),
+      servers: await Promise.all((await deps.store.servers.byOwner(user.id)).map((s) => listItem(s))),
     }), {
       owner: true,
-      response: { 200: t.Object({ ok: t.Literal(true), servers: t.Array(OwnerListItem) }) },
+      response: { 200: OwnerList },
       detail: { summary: 'My servers', tags, description: 'The servers of the logged-in account, oldest first, with this month\'s rank and votes and the last ping (`online`, `players`, `lastPingAt`, `pingError`; null before the first ping). (Administrators list every server at /api/v1/admin/servers.)' },
     })
     .post('/api/v1/me/servers', async ({ user, body, set }) => {
-      const s = await createServer(rt, user.id, body)
+      const s = await createServer(deps, user.id, body)
       set.status = 201
-      return { ok: true as const, server: ownerServerJson(rt, s) }
+      return { ok: true as const, server: await ownerServerJson(deps, s) }
     }, {
       owner: true, body: ServerCreate, transform: refuseUnknownFields(ServerCreate),
       response: { 201: ServerAnswer },
@@ -58,45 +44,40 @@ export function serverRoutes(rt: Runtime) {
         description: 'Takes `{name, host, port?, edition?, slug?, modes?, version?, description?, website?}`. Without `slug`, one is made from the name (URL-safe, unique; `-2`, `-3`… on a clash). The slug never changes afterwards. 409 when a given slug is taken; 400 naming the field for any invalid value (port 1–65535; edition java|bedrock; modes from the site\'s list; website http(s)). ' + HOST_RULE,
       },
     })
-    .get('/api/v1/me/servers/:slug', ({ user, params }) => detail(params.slug, user), {
-      owner: true, params: SlugParams,
-      response: { 200: ServerDetail },
-      detail: { summary: 'One of my servers', tags, description: 'The server with its notification settings: `webhook` `{url, secret}` (the secret is revealed here to the owner) and `votifier` `{host, port, protocol, publicKey | token + configLine}`, each null when not set. 403 for another account\'s server, 404 for an unknown slug.' },
-    })
     .patch('/api/v1/me/servers/:slug', async ({ user, params, body }) => {
-      const s = await updateServer(rt, ownedServer(rt.servers, user, params.slug), body, user)
+      const s = await updateServer(deps, await ownedServer(deps.store.servers, user, params.slug), body, user)
       // The verification API caches each key's server (name, edition): show the change at once.
-      rt.keyCache.forgetServer(s.id)
-      return { ok: true as const, server: ownerServerJson(rt, s) }
+      deps.keyCache.forgetServer(s.id)
+      return { ok: true as const, server: await ownerServerJson(deps, s) }
     }, {
       owner: true, params: SlugParams, body: ServerPatch,
       transform: refuseUnknownFields(ServerPatch, { slug: 'slug cannot be changed: it stays what it was when the server was created' }),
       response: { 200: ServerAnswer },
       detail: { summary: 'Change one of my servers', tags, description: 'Any of `name, host, port (null: default), edition, modes, version, description, website`; fields left out keep their value. `hidden` (true|false) is for administrators only (403 otherwise). The slug cannot change. ' + HOST_RULE },
     })
-    .delete('/api/v1/me/servers/:slug', ({ user, params }) => {
-      const s = ownedServer(rt.servers, user, params.slug)
-      deleteServer(rt, s)
+    .delete('/api/v1/me/servers/:slug', async ({ user, params }) => {
+      const s = await ownedServer(deps.store.servers, user, params.slug)
+      await deleteServer(deps, s)
       // Its keys went with it: refused from the next request on, not after the cache's recheck.
-      rt.keyCache.forgetServer(s.id)
+      deps.keyCache.forgetServer(s.id)
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,
       response: { 200: Ok },
       detail: { summary: 'Delete one of my servers', tags, description: 'Deletes the server and everything attached to it: votes, API keys, webhook and Votifier settings, deliveries and statistics. Cannot be undone. Administrators may delete any server.' },
     })
-    .get('/api/v1/admin/servers', () => {
-      const ranks = ranksThisMonth(rt)
-      const owners = new Map(rt.users.list().map((u) => [u.id, u.email]))
+    .get('/api/v1/admin/servers', async () => {
+      const ranks = await ranksThisMonth(deps)
+      const owners = new Map((await deps.store.users.list()).map((u) => [u.id, u.email]))
       return {
         ok: true as const,
-        servers: rt.servers.all().map((s) => ({
-          ...ownerServerJson(rt, s, ranks.get(s.id) ?? null), ...liveStatus(rt, s), owner: { id: s.ownerId, email: owners.get(s.ownerId)! },
-        })),
+        servers: await Promise.all((await deps.store.servers.all()).map(async (s) => ({
+          ...(await listItem(s, ranks.get(s.id) ?? null)), owner: { id: s.ownerId, email: owners.get(s.ownerId)! },
+        }))),
       }
     }, {
       admin: true,
-      response: { 200: t.Object({ ok: t.Literal(true), servers: t.Array(t.Composite([OwnerListItem, t.Object({ owner: t.Object({ id: t.String(), email: t.String() }) })])) }) },
+      response: { 200: AdminList },
       detail: { summary: 'Every server (admin)', tags: ['Admin'], description: 'All servers of the site, hidden ones included, oldest first, with their owner. Administrators hide, show or delete any server through PATCH/DELETE /api/v1/me/servers/{slug}. 403 for non-administrators.' },
     })
 }

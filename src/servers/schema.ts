@@ -1,13 +1,23 @@
+import type { SchemaOptions } from '@sinclair/typebox'
 import { t } from 'elysia'
+import { Iso } from '../http/schema.ts'
 
-// Field rules of a listed server, shared by the HTTP API and the command line.
+// Field rules of a listed server, shared by the HTTP API and the command line, and the owner
+// API's answers.
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/
+
+// The two Minecraft editions a server can be: they differ in ping protocol, default port and the
+// player names they accept.
+export const editionSchema = (options?: SchemaOptions) => t.Union([t.Literal('java'), t.Literal('bedrock')], options)
+const EditionValue = editionSchema()
+export type Edition = typeof EditionValue.static
+export const EDITIONS: readonly Edition[] = ['java', 'bedrock']
 
 export const ServerFields = {
   name: t.String({ minLength: 1, maxLength: 64, error: 'name must be 1 to 64 characters long', examples: ['Emerald Valley'] }),
   host: t.String({ minLength: 1, maxLength: 253, error: 'host must be a hostname or an IP address', examples: ['play.example.com'] }),
   port: t.Integer({ minimum: 1, maximum: 65535, error: 'port must be an integer from 1 to 65535', examples: [25565] }),
-  edition: t.Union([t.Literal('java'), t.Literal('bedrock')], { error: 'edition must be "java" or "bedrock"' }),
+  edition: editionSchema({ error: 'edition must be "java" or "bedrock"' }),
   slug: t.String({ pattern: SLUG.source, error: 'slug must be 1 to 48 of a-z, 0-9 and "-", not starting or ending with "-"', examples: ['emerald-valley'] }),
   modes: t.Array(t.String({ maxLength: 32 }), { maxItems: 8, uniqueItems: true, error: 'modes must be a list of at most 8 distinct game modes' }),
   version: t.String({ maxLength: 32, error: 'version must be at most 32 characters long', examples: ['1.21.4'] }),
@@ -30,3 +40,47 @@ export const ServerPatch = t.Object({
   website: t.Optional(f.website), hidden: t.Optional(t.Boolean({ error: 'hidden must be true or false' })),
 }, { additionalProperties: false })
 export type ServerPatch = typeof ServerPatch.static
+
+export const SlugParams = t.Object({ slug: t.String({ description: 'the server\'s slug' }) })
+
+// What an owner (or an admin) sees of a server in the owner API.
+export const OwnerServerJson = t.Object({
+  id: t.String(),
+  slug: t.String(),
+  name: t.String(),
+  description: t.String(),
+  edition: editionSchema(),
+  host: t.String(),
+  port: t.Union([t.Integer(), t.Null()], { description: 'null: the edition\'s default (SRV record or 25565 for Java, 19132 for Bedrock)' }),
+  address: t.String({ description: '"host" or "host:port", as players type it' }),
+  version: t.String(),
+  modes: t.Array(t.String()),
+  website: t.String(),
+  hidden: t.Boolean({ description: 'hidden by an administrator: not in the ranking nor the public pages' }),
+  rank: t.Union([t.Integer(), t.Null()], { description: 'this month\'s rank; null while hidden' }),
+  monthlyVotes: t.Integer(),
+  totalVotes: t.Integer(),
+  voteUrl: t.String(),
+  badgeUrl: t.String(),
+  createdAt: Iso,
+  updatedAt: Iso,
+})
+export type OwnerServerJson = typeof OwnerServerJson.static
+
+// The last ping, for the owner's lists ("players online" in My servers); null fields until the
+// server's first ping.
+export const LiveStatusJson = t.Object({
+  online: t.Union([t.Boolean(), t.Null()], { description: 'whether the last ping answered; null before the first ping' }),
+  players: t.Union([t.Object({ online: t.Integer(), max: t.Integer() }), t.Null()]),
+  lastPingAt: t.Union([Iso, t.Null()]),
+  pingError: t.Union([t.String(), t.Null()], { description: 'why the last ping failed' }),
+})
+export type LiveStatusJson = typeof LiveStatusJson.static
+
+export const ServerAnswer = t.Object({ ok: t.Literal(true), server: OwnerServerJson })
+export const OwnerListItem = t.Composite([OwnerServerJson, LiveStatusJson])
+export const OwnerList = t.Object({ ok: t.Literal(true), servers: t.Array(OwnerListItem) })
+export const AdminList = t.Object({
+  ok: t.Literal(true),
+  servers: t.Array(t.Composite([OwnerListItem, t.Object({ owner: t.Object({ id: t.String(), email: t.String() }) })])),
+})

@@ -1,8 +1,7 @@
-import type { Database } from 'bun:sqlite'
 import { isIP } from 'node:net'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
-import { writeTx } from '../db/open.ts'
+import { use, type StoreWrites, type TxScript } from '../db/store.ts'
 import { conflict, forbidden, invalidParameter, notFound } from '../http/errors.ts'
 import { assertValid } from '../http/validation.ts'
 import { newId } from '../ids.ts'
@@ -11,9 +10,12 @@ import { endsInNumber, ipv4FromNumeric, reservedKind } from '../net/ip.ts'
 import type { Server, ServersRepo, VoteTarget } from './repo.ts'
 import { SLUG, ServerCreate, ServerPatch } from './schema.ts'
 
-export interface ServersDeps {
-  db: Database
+interface ServersTx {
   servers: ServersRepo
+}
+
+export interface ServersDeps {
+  store: ServersTx & StoreWrites<ServersTx>
   clock: Clock
   config: Config
   // Name resolution for the save-time host check; tests inject one.
@@ -110,12 +112,12 @@ export function slugify(name: string): string {
   return base && !RESERVED_SLUGS.has(base) ? base : `server${base ? `-${base}` : ''}`
 }
 
-function uniqueSlug(servers: ServersRepo, name: string): string {
+function* uniqueSlug(tx: ServersTx, name: string): TxScript<string> {
   const base = slugify(name)
-  if (!servers.slugExists(base)) return base
+  if (!(yield* use(tx.servers.slugExists(base)))) return base
   for (let i = 2; ; i++) {
     const candidate = `${base}-${i}`
-    if (!servers.slugExists(candidate)) return candidate
+    if (!(yield* use(tx.servers.slugExists(candidate)))) return candidate
   }
 }
 
@@ -129,14 +131,15 @@ export async function createServer(deps: ServersDeps, ownerId: string, input: Se
   if (input.slug !== undefined && (!SLUG.test(input.slug) || RESERVED_SLUGS.has(input.slug))) {
     throw invalidParameter(`slug must be 1 to 48 of a-z, 0-9 and "-", and not one of: ${[...RESERVED_SLUGS].join(', ')}`, 'slug')
   }
-  return writeTx(deps.db, () => {
-    if (input.slug !== undefined && deps.servers.slugExists(input.slug)) throw conflict(`the slug "${input.slug}" is taken`, 'slug')
+  return deps.store.write(function* (tx) {
+    if (input.slug !== undefined && (yield* use(tx.servers.slugExists(input.slug)))) throw conflict(`the slug "${input.slug}" is taken`, 'slug')
+    const slug = input.slug ?? (yield* uniqueSlug(tx, name))
     const now = deps.clock.now()
-    return deps.servers.insert({
-      id: newId(), ownerId, slug: input.slug ?? uniqueSlug(deps.servers, name), name, host,
+    return yield* use(tx.servers.insert({
+      id: newId(), ownerId, slug, name, host,
       port: input.port ?? null, edition: input.edition ?? 'java', modes, version: (input.version ?? '').trim(),
       description: (input.description ?? '').trim(), website, hidden: false, createdAt: now, updatedAt: now,
-    })
+    }))
   })
 }
 
@@ -157,34 +160,34 @@ export async function updateServer(deps: ServersDeps, server: Server, patch: Ser
   }
   // Applied to the row as it is now: the host check may have waited for name resolution, during
   // which another change may have been saved, or the server deleted.
-  return writeTx(deps.db, () => {
-    const current = deps.servers.byId(server.id)
+  return deps.store.write(function* (tx) {
+    const current = yield* use(tx.servers.byId(server.id))
     if (!current) throw notFound(`no server with the slug "${server.slug}"`)
     const next: Server = { ...current, ...changes, updatedAt: deps.clock.now() }
-    deps.servers.update(next)
+    yield* use(tx.servers.update(next))
     return next
   })
 }
 
 // Removes the server with everything that hangs on it (votes, keys, channels, deliveries,
 // statistics: the schema cascades).
-export function deleteServer(deps: ServersDeps, server: Server): void {
-  writeTx(deps.db, () => { deps.servers.remove(server.id) })
+export async function deleteServer(deps: { store: ServersTx }, server: Server): Promise<void> {
+  await deps.store.servers.remove(server.id)
 }
 
 // The server named by `slug`, if the user may manage it: its owner, or an admin.
-export function ownedServer(servers: ServersRepo, user: { id: string; isAdmin: boolean }, slug: string): Server {
-  const server = servers.bySlug(slug)
+export async function ownedServer(servers: ServersRepo, user: { id: string; isAdmin: boolean }, slug: string): Promise<Server> {
+  const server = await servers.bySlug(slug)
   if (!server) throw notFound(`no server with the slug "${slug}"`)
   if (server.ownerId !== user.id && !user.isAdmin) throw forbidden('this server belongs to another account')
   return server
 }
 
 // The server named by `slug` as the public sees it: a hidden server does not exist for them.
-export const listedServer = (servers: ServersRepo, slug: string): Server => listed(servers.bySlug(slug), slug)
+export const listedServer = async (servers: ServersRepo, slug: string): Promise<Server> => listed(await servers.bySlug(slug), slug)
 
 // The same, with only what recording a vote needs (the vote path's lookup).
-export const listedVoteTarget = (servers: ServersRepo, slug: string): VoteTarget => listed(servers.voteTarget(slug), slug)
+export const listedVoteTarget = async (servers: ServersRepo, slug: string): Promise<VoteTarget> => listed(await servers.voteTarget(slug), slug)
 
 function listed<T extends { hidden: boolean }>(server: T | null, slug: string): T {
   if (!server || server.hidden) throw notFound(`no server with the slug "${slug}" is listed`)

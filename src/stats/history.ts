@@ -1,5 +1,6 @@
-import { iso } from '../http/timestamps.ts'
+import { iso } from '../http/schema.ts'
 import { DAY, HOUR, type RawRow, type RollupRow, type Series, type StatsRepo } from './repo.ts'
+import type { HistoryResponse, Range } from './schema.ts'
 import { exactMedian, histogramMedian, mergeEncoded, type Histogram } from './sketch.ts'
 
 // The contract's range/step table and where each range is read from. 24h: raw samples. 7d and 30d:
@@ -14,13 +15,11 @@ export const RANGES = {
   '90d': { step: '1 d', stepMs: DAY, slices: 90, source: 'daily' },
   '1y': { step: '1 d', stepMs: DAY, slices: 365, source: 'daily' },
   all: { step: '1 w', stepMs: 7 * DAY, slices: null, source: 'daily' },
-} as const
-export type Range = keyof typeof RANGES
-export const RANGE_NAMES = ['24h', '7d', '30d', '90d', '1y', 'all'] as const satisfies readonly Range[]
+} as const satisfies Record<Range, { step: string; stepMs: number; slices: number | null; source: 'raw' | 'hourly' | 'daily' }>
 
-export interface Point { t: string; avg: number; max: number }
-export interface Summary { avg: number; median: number; min: number; peak: number; uptime: number; points: number }
-export interface History { ok: true; range: Range; step: string; summary: Summary; points: Point[] }
+export type History = typeof HistoryResponse.static
+type Summary = History['summary']
+type Point = History['points'][number]
 
 // Slices start at UTC multiples of the step (for "1 w", multiples of 7 days since the epoch: a
 // Thursday 00:00 UTC). The window holds `slices` slices ending with the one that contains `now`.
@@ -90,12 +89,18 @@ export function fromRollups(rows: RollupRow[], stepMs: number, exact?: () => num
   return acc.finish(exact ? (rows.length ? exact() : null) : histogramMedian(hist))
 }
 
-function build(series: Series, range: Range, now: number): History {
+async function build(series: Series, range: Range, now: number): Promise<History> {
   const { step, stepMs, source } = RANGES[range]
   const { from, to } = rangeWindow(range, now)
-  const body = source === 'raw' ? fromRaw(series.raw(from, to), stepMs)
-    : source === 'hourly' ? fromRollups(series.hourly(from, to), stepMs, () => exactMedian(series.values(from, to)))
-      : fromRollups(series.daily(from, to), stepMs)
+  let body
+  if (source === 'raw') body = fromRaw(await series.raw(from, to), stepMs)
+  else if (source === 'daily') body = fromRollups(await series.daily(from, to), stepMs)
+  else {
+    const rows = await series.hourly(from, to)
+    // The exact median of the raw values: read only when the rollups hold something.
+    const values = rows.length ? await series.values(from, to) : null
+    body = fromRollups(rows, stepMs, values ? () => exactMedian(values) : undefined)
+  }
   return { ok: true, range, step, ...body }
 }
 

@@ -1,28 +1,17 @@
-import type { Database } from 'bun:sqlite'
-import type { Edition } from '../servers/repo.ts'
-import { addValue, encodeHistogram, mergeEncoded, type Histogram } from './sketch.ts'
+import type { Awaitable } from '../db/store.ts'
+import type { PingStatus } from '../ping/pinger.ts'
 
-// All SQL of the statistics tables (migrations 0005 and 0050). Times are integer ms; a sample's
-// t is its ping round's start; rollup t is the UTC hour or day start.
+// The statistics tables (migrations 0005 and 0050): each server's samples and rollups, the global
+// series, and the last status a round writes (which the servers repository reads). Times are
+// integer ms; a sample's t is its ping round's start; rollup t is the UTC hour or day start.
 
 export const HOUR = 3_600_000
 export const DAY = 24 * HOUR
 
-export interface ServerStatus {
-  online: boolean
-  playersOnline: number
-  playersMax: number
-  version: string | null
-  motd: string | null
-  latencyMs: number | null
-  error: string | null
-  lastPingAt: number
-}
-
 // One ping of one server in a round; `at` is when the answer (or the failure) came.
 export interface Measurement {
   serverNum: number
-  status: Omit<ServerStatus, 'lastPingAt'>
+  status: PingStatus
   at: number
 }
 
@@ -32,7 +21,7 @@ export interface Measurement {
 export type RawRow = [number, number, number, number]
 export type RollupRow = [number, number, number, number, number, number, number, Uint8Array]
 
-type Read<T> = (from: number, to: number) => T
+type Read<T> = (from: number, to: number) => Awaitable<T>
 export interface Series {
   raw: Read<RawRow[]>
   hourly: Read<RollupRow[]>
@@ -41,137 +30,18 @@ export interface Series {
   values: Read<Float64Array>
 }
 
-export interface PingTargetRow {
-  num: number
-  host: string
-  port: number | null
-  edition: Edition
-  modes: string[]
+export interface StatsRepo {
+  // Writes one measurement: latest status, raw sample and both rollups. False when the server was
+  // deleted meanwhile or this round was already recorded for it (the rollups count it once).
+  recordMeasurement(t: number, m: Measurement): Awaitable<boolean>
+  // One round of one global scope: `players` summed over `servers` measurements, `up` of them up.
+  recordGlobal(scope: string, t: number, sum: { players: number; servers: number; up: number }): Awaitable<void>
+  serverSeries(serverNum: number): Series
+  globalSeries(scope: string): Series
+  // Share of measurements after `since` that succeeded; null when there was none.
+  uptimeSince(serverNum: number, since: number): Awaitable<number | null>
+  // The oldest raw or global sample's time, or null when there is none.
+  oldestSample(): Awaitable<number | null>
+  // Deletes raw and global samples in [from, to); returns how many.
+  purgeSamples(from: number, to: number): Awaitable<number>
 }
-
-export function statsRepo(db: Database) {
-  const upsertStatus = db.prepare(`INSERT INTO server_status (server_num, online, players_online, players_max, version, motd, latency_ms, error, last_ping_at)
-    VALUES ($num, $online, $playersOnline, $playersMax, $version, $motd, $latencyMs, $error, $at)
-    ON CONFLICT (server_num) DO UPDATE SET online = excluded.online, players_online = excluded.players_online,
-      players_max = excluded.players_max, latency_ms = excluded.latency_ms, error = excluded.error, last_ping_at = excluded.last_ping_at,
-      -- a server that is down keeps its last known version and MOTD for its page
-      version = coalesce(excluded.version, version), motd = coalesce(excluded.motd, motd)`)
-  const status = db.prepare(`SELECT online, players_online AS playersOnline, players_max AS playersMax, version, motd,
-    latency_ms AS latencyMs, error, last_ping_at AS lastPingAt FROM server_status WHERE server_num = ?`)
-  const serverExists = db.prepare('SELECT 1 FROM server WHERE num = ?')
-  // What a ping round needs of every listed server, without the long text fields.
-  const targets = db.prepare(`SELECT num, host, port, edition,
-    (SELECT coalesce(json_group_array(mode), '[]') FROM server_mode m WHERE m.server_id = server.id) AS modes
-    FROM server WHERE hidden = 0 ORDER BY num`)
-
-  const insertSample = db.prepare('INSERT OR IGNORE INTO ping_sample (server_num, t, players, up) VALUES (?, ?, ?, ?)')
-  const bumpHourly = db.prepare(`INSERT INTO ping_hourly (server_num, t, samples, up, sum, min, max) VALUES ($num, $t, 1, $up, $v, $v, $v)
-    ON CONFLICT (server_num, t) DO UPDATE SET samples = samples + 1, up = up + excluded.up, sum = sum + excluded.sum,
-      min = min(min, excluded.min), max = max(max, excluded.max)`)
-  const dailyHist = db.prepare('SELECT hist FROM ping_daily WHERE server_num = ? AND t = ?')
-  const bumpDaily = db.prepare(`INSERT INTO ping_daily (server_num, t, samples, up, sum, min, max, hist) VALUES ($num, $t, 1, $up, $v, $v, $v, $hist)
-    ON CONFLICT (server_num, t) DO UPDATE SET samples = samples + 1, up = up + excluded.up, sum = sum + excluded.sum,
-      min = min(min, excluded.min), max = max(max, excluded.max), hist = excluded.hist`)
-
-  const insertGlobal = db.prepare('INSERT OR IGNORE INTO global_sample (scope, t, players, servers, up) VALUES (?, ?, ?, ?, ?)')
-  const bumpGlobalHourly = db.prepare(`INSERT INTO global_hourly (scope, t, rounds, servers, up, sum, min, max) VALUES ($scope, $t, 1, $servers, $up, $v, $v, $v)
-    ON CONFLICT (scope, t) DO UPDATE SET rounds = rounds + 1, servers = servers + excluded.servers, up = up + excluded.up,
-      sum = sum + excluded.sum, min = min(min, excluded.min), max = max(max, excluded.max)`)
-  const globalDailyHist = db.prepare('SELECT hist FROM global_daily WHERE scope = ? AND t = ?')
-  const bumpGlobalDaily = db.prepare(`INSERT INTO global_daily (scope, t, rounds, servers, up, sum, min, max, hist) VALUES ($scope, $t, 1, $servers, $up, $v, $v, $v, $hist)
-    ON CONFLICT (scope, t) DO UPDATE SET rounds = rounds + 1, servers = servers + excluded.servers, up = up + excluded.up,
-      sum = sum + excluded.sum, min = min(min, excluded.min), max = max(max, excluded.max), hist = excluded.hist`)
-
-  // `= +?`: an ORDER BY served by the key after an equality on a bare parameter makes Bun 1.4.5's
-  // SQLite prepare the statement again at every run (about 9 µs; see src/votes/repo.ts).
-  const serverRaw = db.prepare('SELECT t, players, 1, up FROM ping_sample WHERE server_num = +? AND t BETWEEN ? AND ? ORDER BY t')
-  const serverHourly = db.prepare("SELECT t, samples, samples, up, sum, min, max, x'' FROM ping_hourly WHERE server_num = +? AND t BETWEEN ? AND ? ORDER BY t")
-  const serverDaily = db.prepare('SELECT t, samples, samples, up, sum, min, max, hist FROM ping_daily WHERE server_num = +? AND t BETWEEN ? AND ? ORDER BY t')
-  // Every value of a window as one JSON array: SQLite builds it in C and JSON.parse reads it at
-  // native speed, several times faster than one JavaScript row per sample (30 days: 8,640 rows).
-  const serverValues = db.prepare('SELECT json_group_array(players) AS v FROM ping_sample WHERE server_num = ? AND t BETWEEN ? AND ?')
-  const globalRaw = db.prepare('SELECT t, players, servers, up FROM global_sample WHERE scope = +? AND t BETWEEN ? AND ? ORDER BY t')
-  const globalHourly = db.prepare("SELECT t, rounds, servers, up, sum, min, max, x'' FROM global_hourly WHERE scope = +? AND t BETWEEN ? AND ? ORDER BY t")
-  const globalDaily = db.prepare('SELECT t, rounds, servers, up, sum, min, max, hist FROM global_daily WHERE scope = +? AND t BETWEEN ? AND ? ORDER BY t')
-  const globalValues = db.prepare('SELECT json_group_array(players) AS v FROM global_sample WHERE scope = ? AND t BETWEEN ? AND ?')
-
-  // The reads of one series (a server's, or a global scope's) over a window [from, to].
-  type Statement = ReturnType<Database['prepare']>
-  const seriesOf = <K extends number | string>(raw: Statement, hourly: Statement, daily: Statement, values: Statement) => (key: K): Series => ({
-    raw: (from, to) => raw.values(key, from, to) as RawRow[],
-    hourly: (from, to) => hourly.values(key, from, to) as RollupRow[],
-    daily: (from, to) => daily.values(key, from, to) as RollupRow[],
-    values: (from, to) => Float64Array.from(JSON.parse((values.get(key, from, to) as { v: string }).v) as number[]),
-  })
-  const uptimeSince = db.prepare('SELECT count(*) AS n, coalesce(sum(up), 0) AS up FROM ping_sample WHERE server_num = ? AND t > ?')
-
-  const purgeSamples = db.prepare('DELETE FROM ping_sample WHERE t >= ? AND t < ?')
-  const purgeGlobal = db.prepare('DELETE FROM global_sample WHERE t >= ? AND t < ?')
-  const oldestSample = db.prepare('SELECT min(t) AS t FROM (SELECT min(t) AS t FROM ping_sample UNION ALL SELECT min(t) FROM global_sample)')
-
-  // Read-modify-write of a daily row's histogram; the caller holds the write transaction.
-  const withValue = (old: { hist: Uint8Array } | null, value: number) => {
-    const h: Histogram = []
-    if (old) mergeEncoded(h, old.hist)
-    addValue(h, value)
-    return encodeHistogram(h)
-  }
-
-  return {
-    pingTargets: () => (targets.all() as (Omit<PingTargetRow, 'modes'> & { modes: string })[]).map((r) => ({ ...r, modes: JSON.parse(r.modes) as string[] })),
-
-    status: (serverNum: number) => {
-      const r = status.get(serverNum) as (Omit<ServerStatus, 'online'> & { online: number }) | null
-      return r ? { ...r, online: r.online === 1 } : null
-    },
-
-    // Writes one measurement: latest status, raw sample and both rollups. False when the server was
-    // deleted meanwhile or this round was already recorded for it (the rollups count it once).
-    recordMeasurement(t: number, m: Measurement): boolean {
-      if (!serverExists.get(m.serverNum)) return false
-      const s = m.status
-      upsertStatus.run({
-        num: m.serverNum, online: s.online ? 1 : 0, playersOnline: s.playersOnline, playersMax: s.playersMax,
-        version: s.version, motd: s.motd, latencyMs: s.latencyMs, error: s.error, at: m.at,
-      })
-      const players = s.online ? s.playersOnline : 0
-      const up = s.online ? 1 : 0
-      if (insertSample.run(m.serverNum, t, players, up).changes === 0) return false
-      bumpHourly.run({ num: m.serverNum, t: t - (t % HOUR), up, v: players })
-      const day = t - (t % DAY)
-      bumpDaily.run({ num: m.serverNum, t: day, up, v: players, hist: withValue(dailyHist.get(m.serverNum, day) as { hist: Uint8Array } | null, players) })
-      return true
-    },
-
-    // One round of one global scope: `players` summed over `servers` measurements, `up` of them up.
-    recordGlobal(scope: string, t: number, players: number, servers: number, up: number) {
-      if (insertGlobal.run(scope, t, players, servers, up).changes === 0) return
-      bumpGlobalHourly.run({ scope, t: t - (t % HOUR), servers, up, v: players })
-      const day = t - (t % DAY)
-      bumpGlobalDaily.run({ scope, t: day, servers, up, v: players, hist: withValue(globalDailyHist.get(scope, day) as { hist: Uint8Array } | null, players) })
-    },
-
-    serverSeries: seriesOf<number>(serverRaw, serverHourly, serverDaily, serverValues),
-    globalSeries: seriesOf<string>(globalRaw, globalHourly, globalDaily, globalValues),
-
-    // Share of measurements after `since` that succeeded; null when there was none.
-    uptimeSince(serverNum: number, since: number): number | null {
-      const r = uptimeSince.get(serverNum, since) as { n: number; up: number }
-      return r.n ? r.up / r.n : null
-    },
-
-    // Deletes raw and global samples older than `cutoff`, one day per statement so a large
-    // backlog never holds the write lock long. Returns the rows deleted.
-    purgeBefore(cutoff: number, tx: (fn: () => number) => number): number {
-      const oldest = (oldestSample.get() as { t: number | null }).t
-      if (oldest === null) return 0
-      let deleted = 0
-      for (let from = oldest; from < cutoff; from += DAY) {
-        const to = Math.min(from + DAY, cutoff)
-        deleted += tx(() => purgeSamples.run(from, to).changes + purgeGlobal.run(from, to).changes)
-      }
-      return deleted
-    },
-  }
-}
-export type StatsRepo = ReturnType<typeof statsRepo>

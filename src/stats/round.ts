@@ -1,18 +1,22 @@
-import type { Database } from 'bun:sqlite'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
-import { writeTx } from '../db/open.ts'
+import { use, type StoreWrites, type TxScript } from '../db/store.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import type { Logger } from '../log.ts'
+import { pingServer, type PingDns, type PingStatus } from '../ping/pinger.ts'
+import type { PingTarget, ServersRepo } from '../servers/repo.ts'
 import { scopesOfServer } from './history.ts'
-import { pingServer, type PingDns, type PingStatus } from './pinger.ts'
-import type { Measurement, PingTargetRow, StatsRepo } from './repo.ts'
+import { DAY, type Measurement, type StatsRepo } from './repo.ts'
+
+interface StatsTx {
+  stats: StatsRepo
+}
 
 export interface RoundDeps {
-  db: Database
   config: Config
   clock: Clock
   log: Logger
-  stats: StatsRepo
+  store: StatsTx & StoreWrites<StatsTx> & { servers: ServersRepo }
 }
 
 export interface RoundOptions {
@@ -31,8 +35,10 @@ export interface RoundReport {
   durationMs: number
 }
 
+// Resolves after `ms`, or once `signal` is aborted (at once when it already is).
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve()
     const timer = setTimeout(done, ms)
     function done() {
       clearTimeout(timer)
@@ -61,25 +67,23 @@ export async function spreadOut<T, R>(items: T[], fn: (item: T) => Promise<R>, o
   return results
 }
 
-// Writes a round in one transaction: each server's measurement and rollups, then each global
-// scope's sum over the servers measured in it.
-export function recordRound(deps: Pick<RoundDeps, 'db' | 'stats'>, t: number, targets: PingTargetRow[], measured: Measurement[]) {
-  return writeTx(deps.db, () => {
-    const scopes = new Map<string, { players: number; servers: number; up: number }>()
-    measured.forEach((m, i) => {
-      if (!deps.stats.recordMeasurement(t, m)) return
-      for (const scope of scopesOfServer(targets[i].edition, targets[i].modes)) {
-        const s = scopes.get(scope) ?? { players: 0, servers: 0, up: 0 }
-        s.servers++
-        if (m.status.online) {
-          s.up++
-          s.players += m.status.playersOnline
-        }
-        scopes.set(scope, s)
+// A round in one transaction: each server's measurement and rollups, then each global scope's sum
+// over the servers measured in it.
+export function* recordRound(tx: StatsTx, t: number, targets: PingTarget[], measured: Measurement[]): TxScript<void> {
+  const scopes = new Map<string, { players: number; servers: number; up: number }>()
+  for (const [i, m] of measured.entries()) {
+    if (!(yield* use(tx.stats.recordMeasurement(t, m)))) continue
+    for (const scope of scopesOfServer(targets[i].edition, targets[i].modes)) {
+      const s = scopes.get(scope) ?? { players: 0, servers: 0, up: 0 }
+      s.servers++
+      if (m.status.online) {
+        s.up++
+        s.players += m.status.playersOnline
       }
-    })
-    for (const [scope, s] of scopes) deps.stats.recordGlobal(scope, t, s.players, s.servers, s.up)
-  })
+      scopes.set(scope, s)
+    }
+  }
+  for (const [scope, sum] of scopes) yield* use(tx.stats.recordGlobal(scope, t, sum))
 }
 
 // One round over every listed server. Its measurements are stamped with the round's start (the
@@ -90,7 +94,7 @@ export async function runPingRound(deps: RoundDeps, now: number, opts: RoundOpti
   const intervalMs = cfg.ping_interval_seconds * 1000
   const t = now - (now % intervalMs)
   const started = performance.now()
-  const targets = deps.stats.pingTargets()
+  const targets = await deps.store.servers.pingTargets()
   const pingOpts = { timeoutMs: cfg.ping_timeout_seconds * 1000, allowPrivate: network.allow_private_targets, dns: opts.dns }
   const results = await spreadOut(targets, async (target): Promise<{ status: PingStatus; at: number }> => {
     const status = await pingServer(target, pingOpts)
@@ -98,11 +102,35 @@ export async function runPingRound(deps: RoundDeps, now: number, opts: RoundOpti
   }, { concurrency: cfg.ping_concurrency, spreadMs: opts.spreadMs ?? intervalMs / 2, signal: opts.signal })
   if (opts.signal?.aborted) return null
   const measured = results.map((r, i) => ({ serverNum: targets[i].num, status: r!.status, at: r!.at }))
-  recordRound(deps, t, targets, measured)
+  await deps.store.write((tx) => recordRound(tx, t, targets, measured))
   const report = {
     t, servers: measured.length, up: measured.filter((m) => m.status.online).length,
     players: measured.reduce((n, m) => n + m.status.playersOnline, 0), durationMs: Math.round(performance.now() - started),
   }
   deps.log.info('ping round', { ...report, t: new Date(t).toISOString() })
   return report
+}
+
+// Ping rounds on multiples of the interval (UTC-aligned, so every server's samples share the same
+// t), and the hourly retention of raw samples.
+export function registerStatsWork(scheduler: Scheduler, deps: RoundDeps): void {
+  const { ping_interval_seconds: interval, raw_retention_days: keptDays } = deps.config.stats
+  scheduler.every('stats.ping', interval * 1000, (now, signal) => runPingRound(deps, now, { signal }), { align: true })
+  scheduler.every('stats.retention', 3600_000, async (now) => {
+    const deleted = await purgeSamplesBefore(deps, now - keptDays * DAY)
+    if (deleted) deps.log.info('purged raw ping samples', { deleted, keptDays })
+  })
+}
+
+// Deletes raw and global samples older than `cutoff`, one day per transaction so that a large
+// backlog never holds the write lock long. Returns the rows deleted.
+export async function purgeSamplesBefore(deps: Pick<RoundDeps, 'store'>, cutoff: number): Promise<number> {
+  const oldest = await deps.store.stats.oldestSample()
+  if (oldest === null) return 0
+  let deleted = 0
+  for (let from = oldest; from < cutoff; from += DAY) {
+    const to = Math.min(from + DAY, cutoff)
+    deleted += await deps.store.write((tx) => use(tx.stats.purgeSamples(from, to)))
+  }
+  return deleted
 }

@@ -1,20 +1,41 @@
 import { Elysia } from 'elysia'
 import { invalidParameter } from '../http/errors.ts'
-import { publicRateLimit } from '../http/public-limit.ts'
-import type { Runtime } from '../runtime.ts'
-import { monthOf } from '../votes/repo.ts'
+import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
+import { monthOf } from '../servers/month.ts'
+import { SlugParams } from '../servers/schema.ts'
+import { listedServer } from '../servers/service.ts'
 import { renderBadge } from './badge.ts'
-import { globalHistory, historyCsv, scopeOf, serverHistory } from './history.ts'
-import { listedServer, publicRecord } from './public-record.ts'
-import { BadgeQuery, GlobalQuery, HistoryQuery, HistoryResponse, PublicServerResponse, SlugParams } from './schema.ts'
+import { globalHistory, historyCsv, scopeOf, serverHistory, type History } from './history.ts'
+import { publicRecord, type PublicRecordDeps } from './public-record.ts'
+import { BadgeQuery, GlobalQuery, HistoryQuery, HistoryResponse, PublicServerResponse, type Range } from './schema.ts'
 
 const tags = ['Public statistics']
 
 // The public (unkeyed) statistics API: 120 requests a minute per client address.
-export const statsRoutes = (rt: Runtime) =>
-  new Elysia({ name: 'stats.public' })
+export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
+  const historyOf = async (slug: string, range: Range) => {
+    const server = await listedServer(rt.store.servers, slug)
+    return { server, history: await serverHistory(rt.store.stats, server.num, range, rt.clock.now()) }
+  }
+  const historyDownload = async (slug: string, range: Range): Promise<Response> => {
+    const { server, history } = await historyOf(slug, range)
+    return new Response(historyCsv(history), {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${server.slug}-${history.range}.csv"`,
+      },
+    })
+  }
+  const historyJson = async (slug: string, range: Range): Promise<History> => (await historyOf(slug, range)).history
+  // The JSON history, or with format=csv the download: two promises, so that each keeps its type.
+  const historyAnswer = (slug: string, range: Range, format?: 'json' | 'csv') =>
+    format === 'csv' ? historyDownload(slug, range) : historyJson(slug, range)
+  return new Elysia({ name: 'stats.public' })
     .use(publicRateLimit(rt))
-    .get('/api/v1/servers/:slug', ({ params }) => ({ ok: true as const, server: publicRecord(rt, listedServer(rt, params.slug), rt.clock.now()) }), {
+    .get('/api/v1/servers/:slug', async ({ params }) => ({
+      ok: true as const,
+      server: await publicRecord(rt, await listedServer(rt.store.servers, params.slug), rt.clock.now()),
+    }), {
       params: SlugParams,
       response: { 200: PublicServerResponse },
       publicLimited: true,
@@ -23,17 +44,7 @@ export const statsRoutes = (rt: Runtime) =>
         description: 'A listed server: its listing, live rank and votes, and the last ping (online, players, MOTD, latency, 24 h uptime), with the vote page and badge addresses. Unknown or hidden slug: 404 NOT_FOUND.',
       },
     })
-    .get('/api/v1/servers/:slug/history', ({ params, query }) => {
-      const server = listedServer(rt, params.slug)
-      const history = serverHistory(rt.stats, server.num, query.range ?? '24h', rt.clock.now())
-      if (query.format !== 'csv') return history
-      return new Response(historyCsv(history), {
-        headers: {
-          'content-type': 'text/csv; charset=utf-8',
-          'content-disposition': `attachment; filename="${server.slug}-${history.range}.csv"`,
-        },
-      })
-    }, {
+    .get('/api/v1/servers/:slug/history', ({ params, query }) => historyAnswer(params.slug, query.range ?? '24h', query.format), {
       params: SlugParams,
       query: HistoryQuery,
       response: { 200: HistoryResponse },
@@ -44,9 +55,9 @@ export const statsRoutes = (rt: Runtime) =>
           + 'format=csv answers text/csv with the header t,avg,max and one line per point, as the attachment "<slug>-<range>.csv".',
       },
     })
-    .get('/api/v1/servers/:slug/badge.svg', ({ params, query }) => {
-      const server = listedServer(rt, params.slug)
-      const rank = rt.ranking.rankOf(server.id, monthOf(rt.clock.now()))?.rank ?? null
+    .get('/api/v1/servers/:slug/badge.svg', async ({ params, query }) => {
+      const server = await listedServer(rt.store.servers, params.slug)
+      const rank = (await rt.store.ranking.rankOf(server.id, monthOf(rt.clock.now())))?.rank ?? null
       const svg = renderBadge({ name: server.name, rank, theme: query.theme ?? 'light', siteName: rt.config.site.name })
       return new Response(svg, { headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'public, max-age=60' } })
     }, {
@@ -62,7 +73,7 @@ export const statsRoutes = (rt: Runtime) =>
     .get('/api/v1/stats/global', ({ query }) => {
       const modes = rt.config.servers.modes
       if (query.mode !== undefined && !modes.includes(query.mode)) throw invalidParameter(`mode must be one of ${modes.join(', ')}`, 'mode')
-      return globalHistory(rt.stats, scopeOf(query), query.range ?? '24h', rt.clock.now())
+      return globalHistory(rt.store.stats, scopeOf(query), query.range ?? '24h', rt.clock.now())
     }, {
       query: GlobalQuery,
       response: { 200: HistoryResponse },
@@ -73,3 +84,4 @@ export const statsRoutes = (rt: Runtime) =>
           + 'Filters: edition (java, bedrock) and mode (the site\'s configured game modes); anything else is 400 INVALID_PARAMETER naming the allowed values.',
       },
     })
+}

@@ -1,11 +1,13 @@
 import { t } from 'elysia'
-import { Iso } from '../http/timestamps.ts'
-import { RANGE_NAMES } from './history.ts'
+import { Iso } from '../http/schema.ts'
+import { editionSchema } from '../servers/schema.ts'
 import { BADGE_THEMES } from './badge.ts'
 
 // Request and response shapes of the public statistics API; the OpenAPI docs are generated from them.
 
-export const SlugParams = t.Object({ slug: t.String({ description: 'The server\'s slug, e.g. emerald-valley' }) })
+// The ranges of a history (src/stats/history.ts says where each one is read from).
+export const RANGE_NAMES = ['24h', '7d', '30d', '90d', '1y', 'all'] as const
+export type Range = (typeof RANGE_NAMES)[number]
 
 const range = t.Optional(t.UnionEnum(RANGE_NAMES, {
   default: '24h', description: 'Time range; the step follows: 24h → 5 min, 7d → 1 h, 30d → 6 h, 90d and 1y → 1 d, all → 1 w',
@@ -21,7 +23,7 @@ export const GlobalQuery = t.Object({
   range,
   // A union of literals, not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first
   // value, which would turn "no edition filter" into edition=java.
-  edition: t.Optional(t.Union([t.Literal('java'), t.Literal('bedrock')], { description: 'Only servers of this edition', error: 'edition must be one of java, bedrock' })),
+  edition: t.Optional(editionSchema({ description: 'Only servers of this edition', error: 'edition must be one of java, bedrock' })),
   mode: t.Optional(t.String({ description: 'Only servers listing this game mode (one of the site\'s configured modes)' })),
 })
 
@@ -37,7 +39,7 @@ const Point = t.Object({
 
 export const HistoryResponse = t.Object({
   ok: t.Literal(true),
-  range: t.String({ examples: ['7d'] }),
+  range: t.UnionEnum(RANGE_NAMES, { examples: ['7d'] }),
   step: t.String({ description: 'Size of one slice', examples: ['1 h'] }),
   summary: t.Object({
     avg: t.Number({ description: 'Mean players over every measurement of the range' }),
@@ -50,29 +52,29 @@ export const HistoryResponse = t.Object({
   points: t.Array(Point, { description: 'One per slice that has a measurement, oldest first' }),
 })
 
-export const PublicServerResponse = t.Object({
-  ok: t.Literal(true),
-  server: t.Object({
-    id: t.String(),
-    slug: t.String(),
-    name: t.String(),
-    description: t.String(),
-    edition: t.UnionEnum(['java', 'bedrock']),
-    address: t.String({ description: '"host" or "host:port" as players type it', examples: ['play.example.com', 'play.example.com:25566'] }),
-    version: t.String({ description: 'Version the owner lists, else the one the last ping read' }),
-    modes: t.Array(t.String()),
-    website: t.String(),
-    rank: t.Nullable(t.Integer({ description: 'Position by votes this UTC month among listed servers' })),
-    monthlyVotes: t.Integer(),
-    totalVotes: t.Integer(),
-    online: t.Boolean({ description: 'Whether the last ping succeeded' }),
-    players: t.Object({ online: t.Integer(), max: t.Integer() }),
-    motd: t.Nullable(t.String({ description: 'Plain-text MOTD of the last successful ping' })),
-    latencyMs: t.Nullable(t.Integer()),
-    lastPingAt: t.Nullable(t.String({ description: 'Time of the last ping, UTC, ISO 8601 with milliseconds' })),
-    uptime: t.Nullable(t.Number({ description: 'Share of successful pings over the last 24 h, 0–1; null before the first ping' })),
-    voteUrl: t.String(),
-    badgeUrl: t.String(),
-    createdAt: Iso,
-  }),
+export const PublicServer = t.Object({
+  id: t.String(),
+  slug: t.String(),
+  name: t.String(),
+  description: t.String(),
+  edition: editionSchema(),
+  address: t.String({ description: '"host" or "host:port" as players type it', examples: ['play.example.com', 'play.example.com:25566'] }),
+  version: t.String({ description: 'Version the owner lists, else the one the last ping read' }),
+  modes: t.Array(t.String()),
+  website: t.String(),
+  rank: t.Nullable(t.Integer({ description: 'Position by votes this UTC month among listed servers' })),
+  monthlyVotes: t.Integer(),
+  totalVotes: t.Integer(),
+  online: t.Boolean({ description: 'Whether the last ping succeeded' }),
+  players: t.Object({ online: t.Integer(), max: t.Integer() }),
+  motd: t.Nullable(t.String({ description: 'Plain-text MOTD of the last successful ping' })),
+  latencyMs: t.Nullable(t.Integer()),
+  lastPingAt: t.Nullable(t.String({ description: 'Time of the last ping, UTC, ISO 8601 with milliseconds' })),
+  uptime: t.Nullable(t.Number({ description: 'Share of successful pings over the last 24 h, 0–1; null before the first ping' })),
+  voteUrl: t.String(),
+  badgeUrl: t.String(),
+  createdAt: Iso,
 })
+export type PublicServer = typeof PublicServer.static
+
+export const PublicServerResponse = t.Object({ ok: t.Literal(true), server: PublicServer })

@@ -1,10 +1,9 @@
 import { checkCaptcha, type CaptchaDeps } from '../captcha/service.ts'
 import type { Config } from '../config/load.ts'
 import { forbidden } from '../http/errors.ts'
+import { checkPseudo } from '../servers/pseudo.ts'
 import type { VoteTarget } from '../servers/repo.ts'
 import { readAddressToken } from './address-token.ts'
-import type { GroupCommit } from './group-commit.ts'
-import { checkPseudo } from './pseudo.ts'
 import { writeVote, type RecordedVote, type VoteDeps } from './service.ts'
 
 // A vote sent by a player through the vote form (or its JSON twin): the checks in front of
@@ -36,9 +35,9 @@ export function checkVoteOrigin(request: Request, config: Config): void {
   if (crossSite) throw forbidden('cross-site vote refused: votes are only accepted from this site\'s own vote page')
 }
 
-// `commit` writes the vote, atomically (src/votes/group-commit.ts); it resolves once the vote is
-// durable.
-export async function castVote(deps: CastDeps, commit: GroupCommit, server: VoteTarget, form: VoteForm, address: string | null): Promise<RecordedVote> {
+// Resolves once the vote is durable. Votes arriving together may share one commit (on SQLite,
+// src/db/group-commit.ts): most of a vote's cost is the commit.
+export async function castVote(deps: CastDeps, server: VoteTarget, form: VoteForm, address: string | null): Promise<RecordedVote> {
   const pseudo = checkPseudo(text(form.pseudo).trim(), server.edition)
   const addresses = [address]
   const now = deps.clock.now()
@@ -46,5 +45,5 @@ export async function castVote(deps: CastDeps, commit: GroupCommit, server: Vote
   if (ipv4_url && text(form.ipv4Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv4Token), 4, now, 'ipv4Token'))
   if (ipv6_url && text(form.ipv6Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv6Token), 6, now, 'ipv6Token'))
   if (deps.config.votes.captcha === 'pow') await checkCaptcha(deps, text(form.altcha) || undefined)
-  return commit(() => writeVote(deps, server, pseudo, addresses), 'bare')
+  return deps.store.write((tx) => writeVote(tx, deps, { server, pseudo, addresses }), { shared: true })
 }

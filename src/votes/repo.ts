@@ -1,17 +1,4 @@
-import type { Database, Statement } from 'bun:sqlite'
-
-export interface VoteRow {
-  id: string
-  serverId: string
-  pseudo: string
-  createdAt: number
-  claimedAt: number | null
-}
-
-// 'YYYY-MM' of a time, in UTC: the month a vote counts for.
-export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7)
-
-const voteCols = 'id, server_id AS serverId, pseudo, created_at AS createdAt, claimed_at AS claimedAt'
+import type { Awaitable } from '../db/store.ts'
 
 // The latest vote times a new vote is checked against (null: none).
 export interface RecentVotes {
@@ -20,54 +7,20 @@ export interface RecentVotes {
   lastAt: number | null // the server's latest vote, ever: a new vote's created_at must exceed it
 }
 
-// A measured pitfall of the SQLite in Bun 1.4.5 (3.54.1): a statement is prepared again at every
-// run — tens of microseconds, growing with the SQL's length — when its ORDER BY or max()/min() is
-// served by an index after an equality on a bare bound parameter (`server_id = ?`), or when its
-// LIMIT is a bare parameter. Writing the value as `+?` (unary plus: the same value) keeps the
-// index and the prepared program. Hot statements of those shapes use it.
-export function votesRepo(db: Database) {
-  const latestByPseudo = db.prepare(`SELECT ${voteCols} FROM vote
-    WHERE server_id = +?1 AND pseudo_key = +?2 AND created_at >= ?3 ORDER BY created_at DESC LIMIT 1`)
-  const insertVote = db.prepare('INSERT INTO vote (id, server_id, pseudo, pseudo_key, created_at) VALUES (?, ?, ?, ?, ?)')
-  const insertAddress = db.prepare('INSERT OR IGNORE INTO vote_address (vote_id, server_id, ip_key, address, created_at) VALUES (?, ?, ?, ?, ?)')
-  const bumpMonth = db.prepare(`INSERT INTO server_month (server_id, month, votes, last_vote_at) VALUES (?1, ?2, 1, ?3)
-    ON CONFLICT (server_id, month) DO UPDATE SET votes = votes + 1, last_vote_at = ?3 RETURNING votes`)
-  const bumpVoter = db.prepare(`INSERT INTO voter_month (server_id, month, pseudo_key, pseudo, votes, last_vote_at) VALUES (?1, ?2, ?3, ?4, 1, ?5)
-    ON CONFLICT (server_id, month, pseudo_key) DO UPDATE SET votes = votes + 1, pseudo = ?4, last_vote_at = ?5`)
-  const monthVotes = db.prepare('SELECT votes FROM server_month WHERE server_id = ? AND month = ?')
-  // One statement per number of address keys (a vote has one to three).
-  const recentStatements = new Map<number, Statement>()
-  const recentStatement = (keys: number) => {
-    let st = recentStatements.get(keys)
-    if (!st) {
-      const list = Array.from({ length: keys }, (_, i) => `+?${i + 4}`).join(', ')
-      const byAddress = keys ? `(SELECT max(created_at) FROM vote_address WHERE server_id = +?1 AND ip_key IN (${list}) AND created_at >= ?3)` : 'NULL'
-      st = db.prepare(`SELECT
-        (SELECT max(created_at) FROM vote WHERE server_id = +?1 AND pseudo_key = +?2 AND created_at >= ?3) AS byPseudo,
-        ${byAddress} AS byAddress,
-        (SELECT max(created_at) FROM vote WHERE server_id = +?1) AS lastAt`)
-      recentStatements.set(keys, st)
-    }
-    return st
-  }
-
-  return {
-    latestByPseudo: (serverId: string, pseudoKey: string, since: number) => latestByPseudo.get(serverId, pseudoKey, since) as VoteRow | null,
-    // Everything the interval check and created_at need, in one read. `since` bounds the
-    // interval (inclusive); `ipKeys` are the vote's address keys.
-    recent: (serverId: string, pseudoKey: string, ipKeys: string[], since: number) =>
-      recentStatement(ipKeys.length).get(serverId, pseudoKey, since, ...ipKeys) as RecentVotes,
-    // Writes the vote, its addresses and the month counters; returns the server's votes this month.
-    insert(v: { id: string; serverId: string; pseudo: string; pseudoKey: string; createdAt: number }, addresses: { ipKey: string; address: string }[]): number {
-      insertVote.run(v.id, v.serverId, v.pseudo, v.pseudoKey, v.createdAt)
-      for (const a of addresses) insertAddress.run(v.id, v.serverId, a.ipKey, a.address, v.createdAt)
-      const month = monthOf(v.createdAt)
-      // RETURNING: SQLite makes every change at the first step, so get() runs the whole upsert.
-      const { votes } = bumpMonth.get(v.serverId, month, v.createdAt) as { votes: number }
-      bumpVoter.run(v.serverId, month, v.pseudoKey, v.pseudo, v.createdAt)
-      return votes
-    },
-    monthVotes: (serverId: string, month: string) => (monthVotes.get(serverId, month) as { votes: number } | null)?.votes ?? 0,
-  }
+export interface NewVote {
+  id: string
+  serverId: string
+  pseudo: string
+  pseudoKey: string
+  createdAt: number
 }
-export type VotesRepo = ReturnType<typeof votesRepo>
+
+export interface VotesRepo {
+  // Everything the interval check and created_at need, in one read. `since` bounds the interval
+  // (inclusive); `ipKeys` are the vote's address keys.
+  recent(serverId: string, pseudoKey: string, ipKeys: string[], since: number): Awaitable<RecentVotes>
+  // Writes the vote, its addresses and the month counters; returns the server's votes this month.
+  insert(vote: NewVote, addresses: { ipKey: string; address: string }[]): Awaitable<number>
+  // A vote shown back to its voter.
+  byId(serverId: string, voteId: string): Awaitable<{ id: string; pseudo: string; createdAt: number } | null>
+}

@@ -1,39 +1,25 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
+import type { Logger } from '../log.ts'
 import { addressKey, clientAddress } from '../http/client-ip.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
-import { publicRateLimit } from '../http/public-limit.ts'
-import { Iso, iso } from '../http/timestamps.ts'
-import { enforceRateLimit } from '../http/rate-limit.ts'
+import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
+import { enforceRateLimit, type SlidingWindowLimiter } from '../http/rate-limit.ts'
+import { iso } from '../http/schema.ts'
 import { ipKey } from '../net/ip.ts'
-import { htmlResponse, pageForError } from '../pages/layout.ts'
-import { renderVotePage } from '../pages/vote-page.ts'
-import type { Runtime } from '../runtime.ts'
-import type { Server, VoteTarget } from '../servers/repo.ts'
-import { listedVoteTarget } from '../servers/service.ts'
+import { htmlResponse, pageForError, renderPage } from '../pages/layout.ts'
+import { PageQuery, pseudoParam, type Query } from '../pages/query.ts'
+import type { Server, ServersRepo, VoteTarget } from '../servers/repo.ts'
+import { listedServer, listedVoteTarget } from '../servers/service.ts'
 import { issueAddressToken } from './address-token.ts'
-import { castVote, checkVoteOrigin, siteOrigins, type VoteForm } from './cast.ts'
-import { createGroupCommit } from './group-commit.ts'
+import { castVote, checkVoteOrigin, siteOrigins, type CastDeps, type VoteForm } from './cast.ts'
+import { AddressTokenBody, VoteBody, VoteCreated } from './schema.ts'
+import { renderVotePage } from './vote-page.ts'
 
-const VoteBody = t.Object({
-  pseudo: t.Optional(t.String({ description: 'The player name: 3–16 of A–Z, a–z, 0–9, _ (Bedrock servers also allow inner spaces and one leading "." or "*").', examples: ['Steve'] })),
-  altcha: t.Optional(t.String({ description: 'The captcha widget\'s answer (base64), required when votes.captcha = "pow".' })),
-  ipv4Token: t.Optional(t.String({ description: 'Dual-stack token from GET {site.ipv4_url}/api/v1/vote-token.' })),
-  ipv6Token: t.Optional(t.String({ description: 'Dual-stack token from GET {site.ipv6_url}/api/v1/vote-token.' })),
-}, { additionalProperties: true })
-
-const VoteCreated = t.Object({
-  ok: t.Literal(true),
-  vote: t.Object({ id: t.String(), pseudo: t.String(), createdAt: Iso }),
-  nextVoteAt: Iso,
-})
-
-const AddressTokenBody = t.Object({
-  ok: t.Literal(true),
-  token: t.String(),
-  address: t.String(),
-  family: t.Union([t.Literal(4), t.Literal(6)]),
-  expiresAt: Iso,
-})
+export type VoteRoutesDeps = CastDeps & PublicLimitDeps & {
+  log: Logger
+  store: { servers: ServersRepo }
+  limits: { votes: SlidingWindowLimiter }
+}
 
 // JSON for API clients (Accept: application/json, or a JSON body without an HTML Accept);
 // HTML for the vote form.
@@ -43,13 +29,27 @@ function wantsJson(request: Request): boolean {
   return (request.headers.get('content-type') ?? '').includes('application/json') && !accept.includes('text/html')
 }
 
-export function voteRoutes(rt: Runtime) {
-  const commit = createGroupCommit(rt.db)
+// The vote form of a listed server, the vote it sends, and the dual-stack address tokens.
+export function voteRoutes(rt: VoteRoutesDeps) {
   const formPage = (target: Server, pseudo: string, error: ApiError) =>
     htmlResponse(rt.config, renderVotePage(rt.config, target, { pseudo, error }), error.status, error.headers)
 
   return new Elysia({ name: 'votes.routes' })
     .use(publicRateLimit(rt))
+    .get('/serveur/:slug/voter', ({ params, query, request }) => renderPage(rt, request.url, async () => {
+      const target = await listedServer(rt.store.servers, params.slug)
+      const q = query as Query
+      // After a vote the form redirects here with ?vote=<id>: the page confirms it.
+      const voted = typeof q.vote === 'string' ? await rt.store.votes.byId(target.id, q.vote) : null
+      return renderVotePage(rt.config, target, { pseudo: pseudoParam(q) || (voted?.pseudo ?? ''), voted: voted ?? undefined })
+    }), {
+      query: PageQuery,
+      detail: {
+        summary: 'Vote page',
+        description: 'HTML. The vote form of a listed server; `pseudo` pre-fills the player name. The form posts to POST /serveur/{slug}/voter.',
+        tags: ['Pages'],
+      },
+    })
     .get('/api/v1/vote-token', ({ request, server: bun, set }) => {
       const address = clientAddress(request, bun, rt.config.http.trust_proxy)
       if (!address || !ipKey(address)) throw invalidParameter('the address of this request is unknown')
@@ -75,11 +75,11 @@ export function voteRoutes(rt: Runtime) {
       const typed = typeof form.pseudo === 'string' ? form.pseudo.slice(0, 16) : ''
       let target: VoteTarget | null = null
       try {
-        target = listedVoteTarget(rt.servers, params.slug)
+        target = await listedVoteTarget(rt.store.servers, params.slug)
         checkVoteOrigin(request, rt.config)
         const address = clientAddress(request, bun, rt.config.http.trust_proxy)
         const limitHeaders = enforceRateLimit(rt.limits.votes, addressKey(address), rt.clock.now())
-        const { vote, nextVoteAt } = await castVote(rt, commit, target, form, address)
+        const { vote, nextVoteAt } = await castVote(rt, target, form, address)
         if (json) {
           set.status = 201
           Object.assign(set.headers, limitHeaders)
@@ -95,7 +95,7 @@ export function voteRoutes(rt: Runtime) {
         if (json) throw e
         if (e instanceof ApiError && target && e.status !== 404) {
           // The form again, which shows more of the server than a vote reads.
-          const page = rt.servers.bySlug(target.slug)
+          const page = await rt.store.servers.bySlug(target.slug)
           if (page) return formPage(page, typed, e)
         }
         return pageForError(rt.config, rt.log, e, request.url)

@@ -1,23 +1,30 @@
-import type { Database } from 'bun:sqlite'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
-import { writeTx } from '../db/open.ts'
-import { DELIVERY_JOB, type DeliveriesRepo, type VoteEvent } from '../deliveries/repo.ts'
+import { use, type StoreWrites, type TxScript } from '../db/store.ts'
+import type { DeliveriesTx } from '../deliveries/attempt.ts'
+import { queueDeliveries } from '../deliveries/service.ts'
 import { ApiError } from '../http/errors.ts'
 import { newId } from '../ids.ts'
-import type { JobQueue } from '../jobs/queue.ts'
 import { ipKey } from '../net/ip.ts'
+import { checkPseudo, pseudoKey } from '../servers/pseudo.ts'
 import type { VoteTarget } from '../servers/repo.ts'
-import { checkPseudo, pseudoKey } from './pseudo.ts'
 import type { VotesRepo } from './repo.ts'
 
-export interface VoteDeps {
-  db: Database
+export interface VoteTx extends DeliveriesTx {
   votes: VotesRepo
-  deliveries: DeliveriesRepo
-  queue: JobQueue
+}
+
+export interface VoteDeps {
+  store: VoteTx & StoreWrites<VoteTx>
   clock: Clock
   config: Config
+}
+
+export interface VoteInput {
+  server: VoteTarget
+  pseudo: string
+  // The voter's addresses (the connecting one first); non-addresses are ignored.
+  addresses: (string | null)[]
 }
 
 export interface RecordedVote {
@@ -28,25 +35,24 @@ export interface RecordedVote {
 // Records a vote and queues one delivery per configured channel in ONE transaction, before the
 // voter is told it worked: an acknowledged vote is never lost and its notifications are never
 // forgotten. The interval applies per server to the pseudo and to every recorded address.
-// `addresses`: the voter's addresses (the connecting one first); non-addresses are ignored.
-export function recordVote(deps: VoteDeps, server: VoteTarget, pseudo: string, addresses: (string | null)[]): RecordedVote {
-  return writeTx(deps.db, () => writeVote(deps, server, pseudo, addresses))
-}
+export const recordVote = (deps: VoteDeps, server: VoteTarget, pseudo: string, addresses: (string | null)[]): Promise<RecordedVote> =>
+  deps.store.write((tx) => writeVote(tx, deps, { server, pseudo, addresses }))
 
-// recordVote's work without its transaction, for a caller that holds one and keeps the call
-// atomic (the group commit, as a 'bare' write). A refused vote throws before writing anything.
-export function writeVote(deps: VoteDeps, server: VoteTarget, pseudo: string, addresses: (string | null)[]): RecordedVote {
-  const name = checkPseudo(pseudo, server.edition)
+// The vote's script. A refused vote throws before writing anything, so that it may share a
+// commit with other votes (src/votes/cast.ts).
+export function* writeVote(tx: VoteTx, deps: { clock: Clock; config: Config }, input: VoteInput): TxScript<RecordedVote> {
+  const { server } = input
+  const name = checkPseudo(input.pseudo, server.edition)
   const key = pseudoKey(name)
   const seen = new Map<string, string>()
-  for (const a of addresses) {
+  for (const a of input.addresses) {
     const k = a ? ipKey(a) : null
     if (k && !seen.has(k)) seen.set(k, a!)
   }
   const ipKeys = [...seen.keys()]
   const intervalMs = deps.config.votes.interval_minutes * 60_000
   const now = deps.clock.now()
-  const recent = deps.votes.recent(server.id, key, ipKeys, now - intervalMs + 1)
+  const recent = yield* use(tx.votes.recent(server.id, key, ipKeys, now - intervalMs + 1))
   const last = Math.max(recent.byPseudo ?? -Infinity, recent.byAddress ?? -Infinity)
   if (last > -Infinity) {
     const next = last + intervalMs
@@ -57,21 +63,8 @@ export function writeVote(deps: VoteDeps, server: VoteTarget, pseudo: string, ad
   // created_at is strictly increasing per server, even for votes within one millisecond.
   const createdAt = Math.max(now, (recent.lastAt ?? -1) + 1)
   const vote = { id: newId(), serverId: server.id, pseudo: name, pseudoKey: key, createdAt }
-  const monthlyVotes = deps.votes.insert(vote, [...seen].map(([ipKey, address]) => ({ ipKey, address })))
-
-  const channels = deps.deliveries.channels(server.id)
-  if (channels.length) {
-    const event: VoteEvent = {
-      server: { id: server.id, slug: server.slug, name: server.name },
-      vote: { id: vote.id, pseudo: name, createdAt },
-      address: seen.values().next().value ?? null,
-      monthlyVotes,
-    }
-    for (const channel of channels) {
-      const deliveryId = newId()
-      deps.deliveries.insert({ id: deliveryId, serverId: server.id, voteId: vote.id, channel, test: false, pseudo: name, payload: event, at: now })
-      deps.queue.enqueue(DELIVERY_JOB, { deliveryId })
-    }
-  }
+  const monthlyVotes = yield* use(tx.votes.insert(vote, [...seen].map(([ipKey, address]) => ({ ipKey, address }))))
+  const address = seen.values().next().value ?? null
+  yield* queueDeliveries(tx, { server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: vote.id, pseudo: name, createdAt }, address, monthlyVotes }, now)
   return { vote: { id: vote.id, pseudo: name, createdAt }, nextVoteAt: createdAt + intervalMs }
 }

@@ -1,8 +1,17 @@
+import { createHmac } from 'node:crypto'
 import { isIP } from 'node:net'
-import { DeliveryFailure, seconds } from '../deliveries/failure.ts'
-import { checkedAddress, type TargetOptions } from '../deliveries/target.ts'
+import { checkedAddress, DeliveryFailure, seconds, type TargetOptions } from '../net/guard.ts'
 import { VERSION } from '../version.ts'
-import { signWebhook, type WebhookEvent } from './payload.ts'
+
+// A test from the owner's Test button has event "test" (X-TSM-Event: test) so that a receiver
+// can tell it from a real vote and give no reward.
+export type WebhookEvent = 'vote' | 'test'
+
+// X-TSM-Signature: hex HMAC-SHA256 keyed with the secret's UTF-8 bytes, over
+// "<X-TSM-Timestamp>.<raw body>".
+export function signWebhook(secret: string, timestamp: string, body: string): string {
+  return 'sha256=' + createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')
+}
 
 export interface WebhookRequest {
   url: string

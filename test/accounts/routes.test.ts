@@ -4,8 +4,7 @@ import { SESSION_TTL_MS } from '../../src/accounts/session.ts'
 import { createApp } from '../../src/app.ts'
 import { manualClock } from '../../src/clock.ts'
 import { memoryLogger } from '../../src/log.ts'
-import { createRuntime } from '../../src/runtime.ts'
-import { call, cleanupTemp, testApp, testConfig, testRuntime } from '../helpers.ts'
+import { call, cleanupTemp, testApp, sqliteSite, testConfig, testRuntime } from '../helpers.ts'
 import { cookieOf, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
@@ -140,7 +139,7 @@ describe('login and sessions', () => {
 
   test('logout revokes the session: the old cookie is refused, also after a restart', async () => {
     const config = testConfig()
-    const rt = createRuntime(config, { clock: manualClock(), log: memoryLogger() })
+    const rt = sqliteSite(config, { clock: manualClock(), log: memoryLogger() })
     const app = await createApp(rt)
     await register(app, 'owner@example.com')
     const cookie = cookieOf(await login(app, 'owner@example.com'))
@@ -154,7 +153,7 @@ describe('login and sessions', () => {
     expect((await call(app, 'POST', '/api/v1/auth/logout', { headers: { cookie } })).status).toBe(200)
     expect((await call(app, 'POST', '/api/v1/auth/logout')).status).toBe(200)
     rt.db.close()
-    const restarted = await createApp(createRuntime(config, { clock: manualClock(), log: memoryLogger() }))
+    const restarted = await createApp(sqliteSite(config, { clock: manualClock(), log: memoryLogger() }))
     expect((await me(restarted, cookie)).status).toBe(401)
     expect((await me(restarted, other)).status).toBe(200)
   })

@@ -5,8 +5,7 @@ import { ownerAuth } from '../../src/accounts/guard.ts'
 import { createUser } from '../../src/accounts/service.ts'
 import { endSession, SESSION_TTL_MS, sessionCookieName, startSession, userOfSession } from '../../src/accounts/session.ts'
 import { errorHandler } from '../../src/http/error-handler.ts'
-import { createRuntime } from '../../src/runtime.ts'
-import { call, cleanupTemp, testConfig, testRuntime } from '../helpers.ts'
+import { call, cleanupTemp, sqliteSite, testConfig, testRuntime } from '../helpers.ts'
 import { manualClock } from '../../src/clock.ts'
 import { memoryLogger } from '../../src/log.ts'
 
@@ -15,21 +14,21 @@ afterAll(cleanupTemp)
 describe('sessions', () => {
   test('a token names a live session; logout ends it for good, also after a restart', async () => {
     const config = testConfig()
-    const rt = createRuntime(config, { clock: manualClock(), log: memoryLogger() })
-    const user = await createUser(rt.db, rt.users, rt.clock, { email: 'Owner@Example.com', password: 'correct horse battery' })
+    const rt = sqliteSite(config, { clock: manualClock(), log: memoryLogger() })
+    const user = await createUser(rt, { email: 'Owner@Example.com', password: 'correct horse battery' })
     expect(user.isAdmin).toBe(true)
     const { token } = await startSession(rt, user.id)
     expect(await userOfSession(rt, token)).toEqual(user)
     await endSession(rt, token)
     expect(await userOfSession(rt, token)).toBeNull()
     rt.db.close()
-    const again = createRuntime(config, { clock: manualClock(), log: memoryLogger() })
+    const again = sqliteSite(config, { clock: manualClock(), log: memoryLogger() })
     expect(await userOfSession(again, token)).toBeNull()
   })
 
   test('expired, forged and tampered tokens are refused', async () => {
     const rt = testRuntime()
-    const user = await createUser(rt.db, rt.users, rt.clock, { email: 'a@example.com', password: 'correct horse battery' })
+    const user = await createUser(rt, { email: 'a@example.com', password: 'correct horse battery' })
     const { token } = await startSession(rt, user.id)
     const forged = await new SignJWT({ sid: 'x' }).setProtectedHeader({ alg: 'HS256' }).setSubject(user.id).sign(new Uint8Array(32))
     expect(await userOfSession(rt, forged)).toBeNull()
@@ -49,8 +48,8 @@ describe('sessions', () => {
 
   test('owner routes: 401 without a session, 403 for a cross-site Origin, 403 admin-only to others', async () => {
     const rt = testRuntime()
-    const admin = await createUser(rt.db, rt.users, rt.clock, { email: 'admin@example.com', password: 'correct horse battery' })
-    const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'owner@example.com', password: 'correct horse battery' })
+    const admin = await createUser(rt, { email: 'admin@example.com', password: 'correct horse battery' })
+    const owner = await createUser(rt, { email: 'owner@example.com', password: 'correct horse battery' })
     const app = new Elysia().use(errorHandler(rt.log)).use(ownerAuth(rt))
       .get('/me', ({ user }) => ({ id: user.id }), { owner: true })
       .post('/me', ({ user }) => ({ id: user.id }), { owner: true })

@@ -6,14 +6,12 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createUser } from '../../src/accounts/service.ts'
 import { createApp } from '../../src/app.ts'
-import { systemClock } from '../../src/clock.ts'
 import { writeTx } from '../../src/db/open.ts'
 import { newId } from '../../src/ids.ts'
 import { createKey } from '../../src/keys/service.ts'
 import { memoryLogger } from '../../src/log.ts'
-import { createRuntime } from '../../src/runtime.ts'
 import { createServer } from '../../src/servers/service.ts'
-import { cleanupTemp, tempDir, testConfig, testLookup } from '../helpers.ts'
+import { cleanupTemp, sqliteSite, tempDir, testConfig, testLookup } from '../helpers.ts'
 import { fmt, report, summarize, wrk, type WrkResult } from './lib.ts'
 
 const SERVERS = 50
@@ -27,12 +25,12 @@ const dir = tempDir('votelist-bench-')
 // The per-key limit is lifted to its maximum (1,000,000 a minute) and the requests are spread
 // over KEYS keys of the server, so that wrk measures the path, not 429s (the app answers well
 // over 16,667 checks a second); the limiter still runs.
-const rt = createRuntime(testConfig({ limits: { keyed_per_minute: 1_000_000 } }, dir), { clock: systemClock, log: memoryLogger('error'), lookup: testLookup })
-const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'bench@example.com', password: 'correct horse battery' })
+const rt = sqliteSite(testConfig({ limits: { keyed_per_minute: 1_000_000 } }, dir), { log: memoryLogger('error'), lookup: testLookup })
+const owner = await createUser(rt, { email: 'bench@example.com', password: 'correct horse battery' })
 const servers = await Promise.all(Array.from({ length: SERVERS }, (_, i) => createServer(rt, owner.id, { name: `Bench ${i}`, host: 'play.example.com', slug: `bench-${i}` })))
 const target = servers[0]
 const KEYS = 4
-const keys = Array.from({ length: KEYS }, () => createKey(rt.keys, rt.clock, target.id).key)
+const keys = await Promise.all(Array.from({ length: KEYS }, async () => (await createKey(rt, target.id)).key))
 const key = keys[0]
 
 // Votes over the last 7 days, spread over the servers; every pseudo of the target voted in the
@@ -59,7 +57,7 @@ const app = (await createApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
 
 // The baseline: parse the query, one indexed SELECT (the same statement as the app's, `+?`
 // included: written `server_id = ?`, Bun's SQLite prepares it again at every run — see
-// src/votes/repo.ts), the same JSON answer; no key, no limiter, no validation, no framework.
+// src/votes/sqlite-repo.ts), the same JSON answer; no key, no limiter, no validation, no framework.
 const select = rt.db.prepare(`SELECT id, pseudo, created_at AS createdAt, claimed_at AS claimedAt FROM vote
   WHERE server_id = +?1 AND pseudo_key = +?2 AND created_at >= ?3 ORDER BY created_at DESC LIMIT 1`)
 const interval = rt.config.votes.interval_minutes * 60_000

@@ -11,15 +11,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createUser } from '../../src/accounts/service.ts'
 import { parseConfig } from '../../src/config/load.ts'
+import { webhookBody } from '../../src/deliveries/channel.ts'
 import type { VoteEvent } from '../../src/deliveries/repo.ts'
-import { registerTasks } from '../../src/jobs/tasks.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { sendVotifierV2 } from '../../src/push/votifier-v2.ts'
-import { createRuntime } from '../../src/runtime.ts'
 import { createServer } from '../../src/servers/service.ts'
+import { registerSiteWork } from '../../src/site.ts'
 import { recordVote } from '../../src/votes/service.ts'
-import { webhookBody } from '../../src/webhooks/payload.ts'
 import { sendWebhook } from '../../src/webhooks/send-webhook.ts'
+import { sqliteSite } from '../helpers.ts'
 import { startVotifierReceiver } from '../push/votifier-receiver.ts'
 import { startWebhookReceiver } from '../webhooks/webhook-receiver.ts'
 import { fmt, report, summarize } from './lib.ts'
@@ -32,32 +32,32 @@ const SECRET = 'whsec_' + 'b'.repeat(43)
 
 const dir = mkdtempSync(join(tmpdir(), 'votelist-bench-'))
 const config = parseConfig({ network: { allow_private_targets: true }, votes: { captcha: 'off' }, log: { level: 'warn' } }, dir)
-const rt = createRuntime(config, { log: memoryLogger('warn') })
+const rt = sqliteSite(config, { log: memoryLogger('warn') })
 const concurrency = config.deliveries.concurrency
 
 const v2 = Array.from({ length: RECEIVERS }, () => startVotifierReceiver({ tokens: { [config.site.service_name]: 'bench-token' } }))
 const hooks = Array.from({ length: RECEIVERS }, () => startWebhookReceiver(SECRET))
 
-const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'bench@example.com', password: 'correct horse battery' })
+const owner = await createUser(rt, { email: 'bench@example.com', password: 'correct horse battery' })
 const servers = await Promise.all(Array.from({ length: SERVERS }, async (_, i) => {
   const s = await createServer(rt, owner.id, { name: `Bench ${i}`, host: 'play.example.com' })
-  rt.channels.putVotifier({ serverId: s.id, host: '127.0.0.1', port: v2[i % RECEIVERS].port, protocol: 'v2', publicKey: null, token: 'bench-token' }, rt.clock.now())
-  rt.channels.putWebhook(s.id, hooks[i % RECEIVERS].url(), SECRET, rt.clock.now())
+  rt.store.channels.putVotifier({ serverId: s.id, host: '127.0.0.1', port: v2[i % RECEIVERS].port, protocol: 'v2', publicKey: null, token: 'bench-token' }, rt.clock.now())
+  rt.store.channels.putWebhook(s.id, hooks[i % RECEIVERS].url(), SECRET, rt.clock.now())
   return s
 }))
 const received = () => v2.reduce((n, r) => n + r.votes.length, 0) + hooks.reduce((n, r) => n + r.received.length, 0)
 const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
 
 // --- Throughput: 10,000 queued deliveries drained -----------------------------------------
-for (let i = 0; i < VOTES; i++) recordVote(rt, servers[i % SERVERS], `P${String(i).padStart(6, '0')}`, [address(i)])
-const queued = rt.queue.pending().total
+for (let i = 0; i < VOTES; i++) await recordVote(rt, servers[i % SERVERS], `P${String(i).padStart(6, '0')}`, [address(i)])
+const queued = (await rt.queue.pending()).total
 // The production wiring: the scheduler's drain task, woken by every enqueue and woken job.
-registerTasks(rt)
+registerSiteWork(rt)
 let t = performance.now()
 rt.scheduler.start()
 while (received() < queued) await Bun.sleep(1)
 const drainMs = performance.now() - t
-while (rt.queue.pending().total > 0) await Bun.sleep(1)
+while ((await rt.queue.pending()).total > 0) await Bun.sleep(1)
 const failed = rt.db.query(`SELECT count(*) AS n FROM delivery WHERE status != 'succeeded'`).get() as { n: number }
 const deliveriesPerSec = queued / (drainMs / 1000)
 
@@ -82,7 +82,7 @@ for (let i = 0; i < LATENCY_VOTES; i++) {
   const [vr, hr] = [v2[0], hooks[0]]
   const [nv, nh] = [vr.votes.length + 1, hr.received.length + 1]
   const start = performance.now()
-  recordVote(rt, server, `L${String(i).padStart(6, '0')}`, [address(VOTES + i)])
+  await recordVote(rt, server, `L${String(i).padStart(6, '0')}`, [address(VOTES + i)])
   await Promise.all([
     vr.waitVotes(nv).then(() => votifierLatency.push(performance.now() - start)),
     hr.waitFor(nh).then(() => webhookLatency.push(performance.now() - start)),

@@ -4,8 +4,9 @@
 // scope. Timed through the whole app (routing, validation, JSON); baseline: reading the same rows
 // bare from SQLite, and the health route (the framework's floor).
 import { statSync } from 'node:fs'
-import { scopesOfServer, rangeWindow, RANGES, RANGE_NAMES } from '../../src/stats/history.ts'
+import { scopesOfServer, rangeWindow, RANGES } from '../../src/stats/history.ts'
 import { DAY, HOUR, type Series } from '../../src/stats/repo.ts'
+import { RANGE_NAMES } from '../../src/stats/schema.ts'
 import { addValue, encodeHistogram, type Histogram } from '../../src/stats/sketch.ts'
 import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
 import { fmt, report, summarize, timeEach } from './lib.ts'
@@ -145,11 +146,11 @@ for (const range of RANGE_NAMES) {
   const server = await timeEach(N, (i) => call(app, 'GET', `/api/v1/servers/server-${pick(i)}/history?range=${range}`).then((r) => r.json()))
   // Bare: the rows the range is computed from, read without any processing.
   const bare = (s: Series) => (source === 'raw' ? s.raw(from, to) : source === 'hourly' ? [s.hourly(from, to), s.values(from, to)] : s.daily(from, to))
-  const serverBare = await timeEach(N, (i) => bare(rt.stats.serverSeries(pick(i))))
+  const serverBare = await timeEach(N, (i) => bare(rt.store.stats.serverSeries(pick(i))))
   const global = await timeEach(N / 3, (i) => call(app, 'GET', `/api/v1/stats/global?range=${range}&${filters[i % 4]}`).then((r) => r.json()))
   const globalBare = await timeEach(N / 3, (i) => {
     const scope = ['all', 'edition:java', 'mode:survival', 'edition:bedrock/mode:skyblock'][i % 4]
-    return bare(rt.stats.globalSeries(scope))
+    return bare(rt.store.stats.globalSeries(scope))
   })
   rows.push({
     range, source,

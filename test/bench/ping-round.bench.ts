@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { createUser } from '../../src/accounts/service.ts'
-import { handshake } from '../../src/stats/java-ping.ts'
+import { handshake } from '../../src/ping/java-ping.ts'
 import { runPingRound, spreadOut } from '../../src/stats/round.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { cleanupTemp, testRuntime } from '../helpers.ts'
@@ -25,7 +25,7 @@ while (!line.includes('\n')) line += new TextDecoder().decode((await reader.read
 const ports: number[] = JSON.parse(line)
 
 const rt = testRuntime({ network: { allow_private_targets: true }, stats: { ping_interval_seconds: 300 } })
-const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'bench@example.com', password: 'correct horse battery' })
+const owner = await createUser(rt, { email: 'bench@example.com', password: 'correct horse battery' })
 for (const [i, port] of ports.entries()) await createServer(rt, owner.id, { name: `Peer ${i}`, host: '127.0.0.1', port, modes: [rt.config.servers.modes[i % 18]] })
 const concurrency = rt.config.stats.ping_concurrency
 

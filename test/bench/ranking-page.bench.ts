@@ -16,7 +16,7 @@ const RUNS = 400
 
 // Servers listed since October (so that October has a ranking too), votes in November.
 const rt = testRuntime({}, Date.UTC(2026, 9, 1))
-const owner = await createUser(rt.db, rt.users, rt.clock, { email: 'bench@example.com', password: 'correct horse battery' })
+const owner = await createUser(rt, { email: 'bench@example.com', password: 'correct horse battery' })
 const modes = rt.config.servers.modes
 const servers = await Promise.all(Array.from({ length: SERVERS }, (_, i) => createServer(rt, owner.id, {
   name: `Server ${i} ${['Valley', 'Craft', 'Realm', 'Isles'][i % 4]}`, host: `play${i}.example.com`,
@@ -32,7 +32,7 @@ writeTx(rt.db, () => {
     const s = servers[Math.floor(SERVERS * Math.pow(Math.random(), 3))]
     const pseudo = `player${i}`
     const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
-    rt.votes.insert({ id: newId(), serverId: s.id, pseudo, pseudoKey: pseudo, createdAt: start + i * 20_000 },
+    rt.store.votes.insert({ id: newId(), serverId: s.id, pseudo, pseudoKey: pseudo, createdAt: start + i * 20_000 },
       [{ ipKey: ipKey(address)!, address }])
   }
   const status = rt.db.prepare('INSERT INTO server_status (server_num, online, players_online, players_max, last_ping_at) VALUES (?, ?, ?, 100, ?)')
@@ -46,11 +46,11 @@ const get = async (path: string) => {
   await r.text()
 }
 const health = summarize(await timeEach(RUNS, () => get('/api/v1/health')))
-const query = summarize(await timeEach(RUNS, () => rt.ranking.page('2026-11', {}, 50, 0)))
+const query = summarize(await timeEach(RUNS, () => rt.store.ranking.page('2026-11', {}, 50, 0)))
 const row = (request: string, s: ReturnType<typeof summarize>) => ({
   request, 'p50 ms': fmt(s.p50, 3), 'p90 ms': fmt(s.p90, 3), 'p99 ms': fmt(s.p99, 3), 'p50 / ranking query': fmt(s.p50 / query.p50),
 })
-const rows = [row('GET /api/v1/health (framework floor)', health), row('rt.ranking.page() alone (baseline)', query)]
+const rows = [row('GET /api/v1/health (framework floor)', health), row('rt.store.ranking.page() alone (baseline)', query)]
 for (const path of ['/', '/?page=10', '/?mode=survival', '/?edition=bedrock&search=valley', '/?month=2026-10', `/serveur/${servers[0].slug}`]) {
   rows.push(row(`GET ${path}`, summarize(await timeEach(RUNS, () => get(path)))))
 }

@@ -2,7 +2,7 @@
 // answers the status request with a fixed status and the ping with its pong. Prints the ports as
 // one JSON line on stdout, then serves until killed.
 import { createServer, type Socket } from 'node:net'
-import { frame, readPacket, writeVarInt } from '../../src/stats/java-ping.ts'
+import { frame, readPacket, writeVarInt } from '../../src/ping/java-ping.ts'
 
 const count = Number(process.argv[2] ?? 2000)
 const json = Buffer.from(JSON.stringify({ version: { name: '1.21.4', protocol: 769 }, players: { online: 42, max: 100 }, description: { text: 'bench' } }))

@@ -6,8 +6,7 @@
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config/load.ts'
 import { memoryLogger } from '../../src/log.ts'
-import { createRuntime } from '../../src/runtime.ts'
-import { cleanupTemp, seedServer, tempDir } from '../helpers.ts'
+import { cleanupTemp, seedServer, sqliteSite, tempDir } from '../helpers.ts'
 import { startServer, stopServer, writeLoadConfig } from '../real-server.ts'
 import { fmt, report, wrk, type WrkResult } from './lib.ts'
 
@@ -20,7 +19,7 @@ const dir = tempDir('votelist-bench-')
 const configPath = writeLoadConfig(dir)
 // Two listed servers per round, one to warm up on and one to measure: the vote interval is per
 // server, so every run votes with fresh pseudos and addresses and none is refused.
-const rt = createRuntime(loadConfig(configPath), { log: memoryLogger() })
+const rt = sqliteSite(loadConfig(configPath), { log: memoryLogger() })
 const slugs: string[] = []
 for (let i = 0; i < ROUNDS * 2; i++) slugs.push((await seedServer(rt, { name: `Bench ${i}` })).server.slug)
 rt.db.close()

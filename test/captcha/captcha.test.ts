@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { solveChallenge, type Challenge } from 'altcha-lib'
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2'
-import { registerTasks } from '../../src/jobs/tasks.ts'
+import { registerSiteWork } from '../../src/site.ts'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 
 afterAll(cleanupTemp)
@@ -96,7 +96,7 @@ describe('proof-of-work captcha', () => {
     expect((await vote('Steve', await solve(await challenge()))).status).toBe(201)
     const rows = () => (rt.db.query('SELECT count(*) AS n FROM captcha_use').get() as { n: number }).n
     expect(rows()).toBe(1)
-    registerTasks(rt)
+    registerSiteWork(rt)
     await rt.scheduler.runNow('captcha.purge')
     expect(rows()).toBe(1)
     rt.clock.advance(5 * 60_000 + 1000)

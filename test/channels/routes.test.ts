@@ -21,7 +21,7 @@ async function setup(config: ConfigInput = { network: { allow_private_targets: t
   const alice = as(app, (await ownerSession(rt, 'alice@example.com')).headers)
   const bob = as(app, (await ownerSession(rt, 'bob@example.com')).headers)
   await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
-  return { rt, alice, bob, server: rt.servers.bySlug('alpha')! }
+  return { rt, alice, bob, server: rt.store.servers.bySlug('alpha')! }
 }
 
 describe('webhook settings', () => {
@@ -35,7 +35,7 @@ describe('webhook settings', () => {
     expect(moved.body.webhook).toEqual({ url: 'http://[::1]:9000/v2', secret })
     expect(await json(await alice('GET', '/api/v1/me/servers/alpha/webhook'))).toEqual({ status: 200, body: { ok: true, webhook: { url: 'http://[::1]:9000/v2', secret } } })
     expect((await json(await alice('GET', '/api/v1/me/servers/alpha'))).body.server.webhook).toEqual({ url: 'http://[::1]:9000/v2', secret })
-    expect(rt.channels.webhook(rt.servers.bySlug('alpha')!.id)!.secret).toBe(secret)
+    expect(rt.store.channels.webhook(rt.store.servers.bySlug('alpha')!.id)!.secret).toBe(secret)
   })
 
   test('rotate replaces the secret and keeps the URL; DELETE removes the webhook; both answer for a missing one', async () => {
@@ -86,7 +86,7 @@ describe('webhook settings', () => {
     ] as const) {
       expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url }))).toEqual(invalid(message, 'url'))
     }
-    expect(rt.channels.webhook(rt.servers.bySlug('alpha')!.id)).toBeNull()
+    expect(rt.store.channels.webhook(rt.store.servers.bySlug('alpha')!.id)).toBeNull()
   })
 
   test('a host name is resolved at save time: refused when any address is private, accepted when all are public', async () => {
@@ -113,8 +113,8 @@ describe('webhook settings', () => {
       expect(await json(await bob(method, `/api/v1/me/servers/alpha${path}`, body))).toEqual({ status: 403, body: error('FORBIDDEN') })
       expect(await json(await bob(method, `/api/v1/me/servers/ghost${path}`, body))).toEqual({ status: 404, body: error('NOT_FOUND') })
     }
-    expect(rt.channels.webhook(server.id)!.url).toBe('http://127.0.0.1:1/')
-    expect(rt.channels.votifier(server.id)).toBeNull()
+    expect(rt.store.channels.webhook(server.id)!.url).toBe('http://127.0.0.1:1/')
+    expect(rt.store.channels.votifier(server.id)).toBeNull()
   })
 })
 
@@ -135,7 +135,7 @@ describe('Votifier settings', () => {
     expect(renewed.body.votifier.token).not.toBe(token)
     expect(await json(await alice('GET', '/api/v1/me/servers/alpha/votifier'))).toEqual({ status: 200, body: renewed.body })
     expect((await json(await alice('GET', '/api/v1/me/servers/alpha'))).body.server.votifier).toEqual(renewed.body.votifier)
-    expect(rt.channels.votifier(rt.servers.bySlug('alpha')!.id)).toMatchObject({ protocol: 'v2', token: renewed.body.votifier.token, publicKey: null })
+    expect(rt.store.channels.votifier(rt.store.servers.bySlug('alpha')!.id)).toMatchObject({ protocol: 'v2', token: renewed.body.votifier.token, publicKey: null })
   })
 
   test('v2 with a pasted token keeps it as given; bad tokens are 400', async () => {
@@ -159,7 +159,7 @@ describe('Votifier settings', () => {
     expect(r).toEqual({ status: 200, body: { ok: true, votifier: { host: '127.0.0.1', port: 8192, protocol: 'v1', publicKey: der2048 } } })
     const pem = key2048.export({ type: 'spki', format: 'pem' }).toString()
     expect((await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v1', publicKey: pem }))).body.votifier.publicKey).toBe(der2048)
-    expect(rt.channels.votifier(rt.servers.bySlug('alpha')!.id)).toMatchObject({ protocol: 'v1', publicKey: der2048, token: null })
+    expect(rt.store.channels.votifier(rt.store.servers.bySlug('alpha')!.id)).toMatchObject({ protocol: 'v1', publicKey: der2048, token: null })
 
     const der1024 = rsaKey(1024).export({ type: 'spki', format: 'der' }).toString('base64')
     const der4096 = rsaKey(4096).export({ type: 'spki', format: 'der' }).toString('base64')
@@ -172,7 +172,7 @@ describe('Votifier settings', () => {
     expect(await json(await put({}))).toEqual(invalid('publicKey is required for protocol v1: paste the listener\'s rsa/public.key', 'publicKey'))
     expect(await json(await put({ publicKey: der2048, token: 'abcdefghijklmnop' }))).toEqual(invalid('token and newToken are for protocol v2; v1 uses publicKey', 'token'))
     // Nothing of the refused saves was written.
-    expect(rt.channels.votifier(rt.servers.bySlug('alpha')!.id)!.publicKey).toBe(der2048)
+    expect(rt.store.channels.votifier(rt.store.servers.bySlug('alpha')!.id)!.publicKey).toBe(der2048)
   })
 
   test('switching v1 → v2 generates a token; bad host, port and protocol are 400', async () => {
@@ -209,13 +209,13 @@ describe('Votifier settings', () => {
     }
     expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: 'localhost', protocol: 'v2' })))
       .toEqual(invalid(expect.stringMatching(/^host refused: localhost resolves to/), 'host'))
-    const id = rt.servers.bySlug('alpha')!.id
-    expect(rt.channels.votifier(id)).toBeNull()
+    const id = rt.store.servers.bySlug('alpha')!.id
+    expect(rt.store.channels.votifier(id)).toBeNull()
     // Set one through the service with a public address, then remove it over HTTP.
     await saveVotifier({ ...rt, lookup: async () => [{ address: '93.184.216.34', family: 4 }] }, id, { host: 'mc.example.com', protocol: 'v2' })
     expect((await json(await alice('GET', '/api/v1/me/servers/alpha/votifier'))).body.votifier.host).toBe('mc.example.com')
     expect(await json(await alice('DELETE', '/api/v1/me/servers/alpha/votifier'))).toEqual({ status: 200, body: { ok: true } })
     expect(await json(await alice('GET', '/api/v1/me/servers/alpha/votifier'))).toEqual({ status: 404, body: error('NOT_FOUND', 'no Votifier target is set for this server') })
-    expect(rt.channels.votifier(id)).toBeNull()
+    expect(rt.store.channels.votifier(id)).toBeNull()
   })
 })

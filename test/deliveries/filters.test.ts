@@ -31,9 +31,9 @@ async function setup() {
 describe('GET …/deliveries filters', () => {
   test('channel and status filter the attempts; paging keeps the filter', async () => {
     const { rt, server, webhook, list } = await setup()
-    rt.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
-    rt.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: freePort(), protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
-    for (const [i, pseudo] of ['Steve', 'Alex', 'Notch'].entries()) recordVote(rt, server, pseudo, [`203.0.113.${i + 1}`])
+    rt.store.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
+    rt.store.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: freePort(), protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
+    for (const [i, pseudo] of ['Steve', 'Alex', 'Notch'].entries()) await recordVote(rt, server, pseudo, [`203.0.113.${i + 1}`])
     await rt.queue.drain()
 
     const all = (await list()).body.deliveries
@@ -64,9 +64,9 @@ describe('GET …/deliveries filters', () => {
 describe('attempt n of N', () => {
   test('attemptsPerSeries follows retry_delays; a redeliver starts a new series at 1 while attempt goes on', async () => {
     const { rt, app, cookie, server, webhook, list } = await setup()
-    rt.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
+    rt.store.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
     webhook.reply(500, 500, 500)
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     rt.clock.advance(60_000)
     await rt.queue.drain()

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { manualClock } from '../../src/clock.ts'
-import { registerTasks } from '../../src/jobs/tasks.ts'
-import { createRuntime } from '../../src/runtime.ts'
+import { closeInterruptedDeliveries } from '../../src/deliveries/service.ts'
+import { registerSiteWork } from '../../src/site.ts'
 import { recordVote } from '../../src/votes/service.ts'
-import { cleanupTemp, seedServer, tempDir, testConfig, type TestRuntime } from '../helpers.ts'
+import { cleanupTemp, seedServer, tempDir, sqliteSite, testConfig, type TestRuntime } from '../helpers.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { startVotifierReceiver, type VotifierReceiver } from '../push/votifier-receiver.ts'
 import { until } from '../until.ts'
@@ -23,7 +23,7 @@ function receiver(opts: Parameters<typeof startVotifierReceiver>[0] = {}) {
 }
 
 const useVotifier = (rt: TestRuntime, serverId: string, port: number) =>
-  rt.channels.putVotifier({ serverId, host: '127.0.0.1', port, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
+  rt.store.channels.putVotifier({ serverId, host: '127.0.0.1', port, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
 
 // Moves the clock to the next due job and runs what is due.
 async function runNextRetry(rt: TestRuntime) {
@@ -37,7 +37,7 @@ describe('retry schedule', () => {
   test('a dead listener: 8 attempts at 0, 1, 6, 21, 51, 111, 231 and 531 minutes, then gave_up', async () => {
     const { rt, server } = await deliveryRuntime()
     useVotifier(rt, server.id, freePort())
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     const t0 = rt.clock.now()
     await rt.queue.drain()
     for (let i = 1; i < 8; i++) {
@@ -64,20 +64,20 @@ describe('retry schedule', () => {
     const dir = tempDir()
     const input = { network: { allow_private_targets: true } }
     const clock = manualClock()
-    const first = createRuntime(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
+    const first = sqliteSite(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
     useDeliveryHandler(first)
     const { server } = await seedServer(first)
     const port = freePort()
     useVotifier(first, server.id, port)
-    recordVote(first, server, 'Steve', ['203.0.113.7'])
+    await recordVote(first, server, 'Steve', ['203.0.113.7'])
     const t0 = clock.now()
     await first.queue.drain()
     await runNextRetry(first)
     await runNextRetry(first)
     first.db.close()
 
-    const second = createRuntime(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
-    expect(second.queue.releaseLeases()).toBe(0)
+    const second = sqliteSite(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
+    expect(await second.queue.releaseLeases()).toBe(0)
     useDeliveryHandler(second)
     const r = startVotifierReceiver({ tokens: { MyServerList: 'tok' } })
     receivers.push(r)
@@ -94,11 +94,11 @@ describe('retry schedule', () => {
   test('a process killed during an attempt: the attempt is closed as interrupted and tried again at the next start', async () => {
     const dir = tempDir()
     const input = { network: { allow_private_targets: true }, deliveries: { votifier_read_timeout: '60s' } }
-    const seedRt = createRuntime(testConfig(input, dir), { log: memoryLogger() })
+    const seedRt = sqliteSite(testConfig(input, dir), { log: memoryLogger() })
     const { server } = await seedServer(seedRt)
     const silent = receiver({ greeting: 'none' })
-    seedRt.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: silent.port, protocol: 'v2', publicKey: null, token: 'tok' }, Date.now())
-    recordVote(seedRt, server, 'Steve', ['203.0.113.7'])
+    seedRt.store.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: silent.port, protocol: 'v2', publicKey: null, token: 'tok' }, Date.now())
+    await recordVote(seedRt, server, 'Steve', ['203.0.113.7'])
     seedRt.db.close()
 
     const worker = Bun.spawn(['bun', `${import.meta.dir}/crash-worker.ts`, JSON.stringify({ input: { ...input, votes: { captcha: 'off' } }, dir })], { stdout: 'pipe', stderr: 'inherit' })
@@ -107,11 +107,12 @@ describe('retry schedule', () => {
     worker.kill('SIGKILL')
     await worker.exited
 
-    const rt = createRuntime(testConfig(input, dir), { clock: manualClock(Date.now()), log: memoryLogger() }) as TestRuntime
+    const rt = sqliteSite(testConfig(input, dir), { clock: manualClock(Date.now()), log: memoryLogger() }) as TestRuntime
     expect(attemptRows(rt)).toEqual([expect.objectContaining({ attempt: 1, status: 'pending' })])
     // What `votelist serve` does at start.
-    expect(rt.queue.releaseLeases()).toBe(1)
-    registerTasks(rt)
+    expect(await rt.queue.releaseLeases()).toBe(1)
+    await closeInterruptedDeliveries(rt)
+    registerSiteWork(rt)
     expect(attemptRows(rt)[0]).toMatchObject({ status: 'failed', nextAttemptAt: rt.clock.now() })
     const live = receiver()
     useVotifier(rt, server.id, live.port)
@@ -128,9 +129,9 @@ describe('retry schedule', () => {
   test('a test cut short by a stop is closed as failed at the next start (tests have no job to retry them)', async () => {
     const { rt, server } = await deliveryRuntime()
     const event = { server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: 't', pseudo: 'Steve', createdAt: 0 }, address: null, monthlyVotes: 0 }
-    rt.deliveries.insert({ id: 'test-1', serverId: server.id, voteId: null, channel: 'webhook', test: true, pseudo: 'Steve', payload: event, at: rt.clock.now() })
-    rt.deliveries.startAttempt({ id: 'test-1', serverId: server.id, attempts: 0, seriesStart: 1 }, rt.clock.now())
-    registerTasks(rt)
+    rt.store.deliveries.insert({ id: 'test-1', serverId: server.id, voteId: null, channel: 'webhook', test: true, pseudo: 'Steve', payload: event, at: rt.clock.now() })
+    rt.store.deliveries.startAttempt({ id: 'test-1', serverId: server.id, attempts: 0, seriesStart: 1 }, rt.clock.now())
+    await closeInterruptedDeliveries(rt)
     expect(attemptRows(rt)).toEqual([expect.objectContaining({ status: 'failed', nextAttemptAt: null })])
     expect(attemptRows(rt)[0].error).toContain('interrupted')
     expect(deliveryRows(rt)[0]).toMatchObject({ test: 1, status: 'failed' })
@@ -146,10 +147,10 @@ describe('concurrency', () => {
     const fast = receiver()
     useVotifier(rt, slowServer.id, slow.port)
     useVotifier(rt, other.id, fast.port)
-    for (const [i, p] of ['Alpha', 'Bravo', 'Charlie'].entries()) recordVote(rt, slowServer, p, [`203.0.113.${i + 1}`])
-    recordVote(rt, other, 'Delta', ['198.51.100.1'])
+    for (const [i, p] of ['Alpha', 'Bravo', 'Charlie'].entries()) await recordVote(rt, slowServer, p, [`203.0.113.${i + 1}`])
+    await recordVote(rt, other, 'Delta', ['198.51.100.1'])
     // The real wiring: the scheduler's drain task, woken by every enqueue and every woken job.
-    registerTasks(rt)
+    registerSiteWork(rt)
     rt.scheduler.start()
     try {
       // Delta goes through while the slow listener holds its one slot with Alpha's vote

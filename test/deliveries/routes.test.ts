@@ -22,8 +22,8 @@ async function setup(serviceName = 'MyServerList') {
 }
 
 const configure = (rt: TestRuntime, serverId: string, votifierPort: number, webhookUrl: string) => {
-  rt.channels.putVotifier({ serverId, host: '127.0.0.1', port: votifierPort, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
-  rt.channels.putWebhook(serverId, webhookUrl, SECRET, rt.clock.now())
+  rt.store.channels.putVotifier({ serverId, host: '127.0.0.1', port: votifierPort, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
+  rt.store.channels.putWebhook(serverId, webhookUrl, SECRET, rt.clock.now())
 }
 
 describe('POST /api/v1/me/servers/{slug}/test', () => {
@@ -69,7 +69,7 @@ describe('POST /api/v1/me/servers/{slug}/test', () => {
     const { rt, app, cookie, server } = await setup()
     const test = (slug: string, opts = {}) => call(app, 'POST', `/api/v1/me/servers/${slug}/test`, opts)
     expect((await test(server.slug, { headers: { cookie } })).status).toBe(409)
-    rt.channels.putWebhook(server.id, 'http://127.0.0.1:1/hook', SECRET, rt.clock.now())
+    rt.store.channels.putWebhook(server.id, 'http://127.0.0.1:1/hook', SECRET, rt.clock.now())
     const bad = await test(server.slug, { headers: { cookie }, body: { pseudo: 'no spaces allowed' } })
     expect(bad.status).toBe(400)
     expect((await bad.json()).error.code).toBe('INVALID_PARAMETER')
@@ -88,7 +88,7 @@ describe('POST /api/v1/me/servers/{slug}/test', () => {
     const cookie = `${sessionCookieName(ctx.rt.config)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
     const webhook = startWebhookReceiver(SECRET)
     stops.push(webhook)
-    ctx.rt.channels.putWebhook(ctx.server.id, webhook.url(), SECRET, ctx.rt.clock.now())
+    ctx.rt.store.channels.putWebhook(ctx.server.id, webhook.url(), SECRET, ctx.rt.clock.now())
     const send = () => call(app, 'POST', `/api/v1/me/servers/${ctx.server.slug}/test`, { headers: { cookie } })
     const first = await send()
     expect([first.status, first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')]).toEqual([200, '2', '1'])
@@ -101,7 +101,7 @@ describe('POST /api/v1/me/servers/{slug}/test', () => {
     expect(deliveryRows(ctx.rt).length).toBe(2)
     // Another server of the same owner has its own quota; this one is back once a minute has passed.
     const other = await seedServer(ctx.rt, { name: 'Second Place' }, 'owner2@example.com')
-    ctx.rt.channels.putWebhook(other.server.id, webhook.url(), SECRET, ctx.rt.clock.now())
+    ctx.rt.store.channels.putWebhook(other.server.id, webhook.url(), SECRET, ctx.rt.clock.now())
     const otherCookie = `${sessionCookieName(ctx.rt.config)}=${(await startSession(ctx.rt, other.owner.id)).token}`
     expect((await call(app, 'POST', `/api/v1/me/servers/${other.server.slug}/test`, { headers: { cookie: otherCookie } })).status).toBe(200)
     ctx.rt.clock.advance(45_000)
@@ -120,7 +120,7 @@ describe('settings saved through the owner API', () => {
     stops.push(v1, hook)
     await put('webhook', { url: hook.url() })
     await put('votifier', { host: '127.0.0.1', port: v1.port, protocol: 'v1', publicKey: keys.publicKey })
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     await v1.waitVotes(1)
     expect(v1.votes[0]).toMatchObject({ protocol: 'v1', serviceName: 'MyServerList', username: 'Steve', address: '203.0.113.7' })
@@ -142,7 +142,7 @@ describe('GET /api/v1/me/servers/{slug}/deliveries', () => {
     const { rt, app, cookie, server, votifier, webhook } = await setup()
     configure(rt, server.id, votifier.port, webhook.url())
     webhook.reply(503)
-    const steve = recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    const steve = await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     rt.clock.advance(60_000)
     await rt.queue.drain()
@@ -182,8 +182,8 @@ describe('GET /api/v1/me/servers/{slug}/deliveries', () => {
 describe('POST …/deliveries/{id}/redeliver', () => {
   test('a gave_up delivery is sent again by hand: a new series, attempt numbers go on', async () => {
     const { rt, app, cookie, server, votifier } = await setup()
-    rt.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: votifier.port, protocol: 'v2', publicKey: null, token: 'old-token' }, rt.clock.now())
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    rt.store.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: votifier.port, protocol: 'v2', publicKey: null, token: 'old-token' }, rt.clock.now())
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     for (let i = 0; i < 7; i++) {
       rt.clock.advance(6 * 3600_000)
@@ -194,7 +194,7 @@ describe('POST …/deliveries/{id}/redeliver', () => {
     expect(attemptRows(rt)[0].error).toContain('wrong token')
 
     // The owner fixes the token, then redelivers.
-    rt.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: votifier.port, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
+    rt.store.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: votifier.port, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
     const res = await call(app, 'POST', `/api/v1/me/servers/${server.slug}/deliveries/${d.id}/redeliver`, { headers: { cookie } })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ ok: true, delivery: { id: d.id, channel: 'votifier', status: 'pending', nextAttempt: 9, nextAttemptAt: new Date(rt.clock.now()).toISOString() } })
@@ -206,9 +206,9 @@ describe('POST …/deliveries/{id}/redeliver', () => {
 
   test('a redeliver during a retry wait restarts the series; the older retry job ends without sending', async () => {
     const { rt, app, cookie, server, webhook } = await setup()
-    rt.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
+    rt.store.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
     webhook.reply(500, 500)
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     const [d] = deliveryRows(rt)
     expect((await call(app, 'POST', `/api/v1/me/servers/${server.slug}/deliveries/${d.id}/redeliver`, { headers: { cookie } })).status).toBe(200)
@@ -224,7 +224,7 @@ describe('POST …/deliveries/{id}/redeliver', () => {
 
   test('unknown id 404, another server\'s delivery 404, a test 409, a removed channel 409', async () => {
     const { rt, app, cookie, server, webhook } = await setup()
-    rt.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
+    rt.store.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
     const redo = (id: string) => call(app, 'POST', `/api/v1/me/servers/${server.slug}/deliveries/${id}/redeliver`, { headers: { cookie } })
     expect((await redo('nope')).status).toBe(404)
     await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers: { cookie } })
@@ -234,15 +234,15 @@ describe('POST …/deliveries/{id}/redeliver', () => {
     expect((await r.json()).error.message).toContain('a test is never sent again')
 
     const other = await seedServer(rt, { name: 'Elsewhere' })
-    rt.channels.putWebhook(other.server.id, webhook.url(), SECRET, rt.clock.now())
-    recordVote(rt, other.server, 'Alex', ['203.0.113.9'])
+    rt.store.channels.putWebhook(other.server.id, webhook.url(), SECRET, rt.clock.now())
+    await recordVote(rt, other.server, 'Alex', ['203.0.113.9'])
     const foreign = deliveryRows(rt).find((d) => d.test === 0)!
     expect((await redo(foreign.id)).status).toBe(404)
 
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     const mine = deliveryRows(rt).filter((d) => d.test === 0).at(-1)!
-    rt.channels.deleteWebhook(server.id)
+    rt.store.channels.deleteWebhook(server.id)
     const gone = await redo(mine.id)
     expect(gone.status).toBe(409)
     expect((await gone.json()).error.message).toContain('no webhook is configured any more')

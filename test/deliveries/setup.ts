@@ -1,8 +1,7 @@
 // Shared setup of the delivery tests: a runtime that may reach loopback receivers, with the
 // delivery handler registered (optionally with a local resolver / CA), and one listed server.
 import type { ConfigInput } from '../../src/config/load.ts'
-import { DELIVERY_JOB } from '../../src/deliveries/repo.ts'
-import { deliveryJobHandler } from '../../src/deliveries/service.ts'
+import { registerDeliveryWork } from '../../src/deliveries/attempt.ts'
 import type { Lookup } from '../../src/net/guard.ts'
 import { seedServer, testRuntime, type TestRuntime } from '../helpers.ts'
 
@@ -14,7 +13,7 @@ export async function deliveryRuntime(input: ConfigInput = {}, net?: { lookup?: 
 }
 
 export function useDeliveryHandler(rt: TestRuntime, net?: { lookup?: Lookup; ca?: string }) {
-  rt.queue.handle(DELIVERY_JOB, deliveryJobHandler({ ...rt, net }))
+  registerDeliveryWork(rt.queue, { ...rt, net })
 }
 
 export interface AttemptDbRow {

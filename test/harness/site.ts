@@ -10,12 +10,13 @@
 import { Elysia, t } from 'elysia'
 import { writeSync } from 'node:fs'
 import { loadConfig } from '../../src/config/load.ts'
-import { createRuntime } from '../../src/runtime.ts'
+import { openStore } from '../../src/runtime.ts'
 import { serveSite } from '../../src/serve.ts'
+import { createSite } from '../../src/site.ts'
 
 const say = (line: string) => writeSync(1, line + '\n')
 const config = loadConfig(process.argv[2])
-const rt = createRuntime(config)
+const rt = createSite(await openStore(config))
 
 // Held work ends when the test says so, never after a time a busy machine could overrun.
 let release!: () => void
@@ -36,7 +37,7 @@ await serveSite(rt, {
       await released
       return 'held done'
     })
-    .post('/test/jobs', ({ query }) => ({ id: rt.queue.enqueue('test.slow', { held: query.held === 1, hang: query.hang ?? 0 }) }), {
+    .post('/test/jobs', async ({ query }) => ({ id: await rt.store.jobs.enqueue({ kind: 'test.slow', payload: { held: query.held === 1, hang: query.hang ?? 0 } }, rt.clock.now()) }), {
       query: t.Object({ held: t.Optional(t.Numeric()), hang: t.Optional(t.Numeric()) }),
     })),
 })

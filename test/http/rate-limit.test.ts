@@ -2,6 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { ApiError } from '../../src/http/errors.ts'
 import { enforceRateLimit, SlidingWindowLimiter } from '../../src/http/rate-limit.ts'
+import { registerSiteWork } from '../../src/site.ts'
+import { cleanupTemp, testRuntime } from '../helpers.ts'
 
 describe('sliding-window rate limiter', () => {
   test('allows `limit` requests in a window, then refuses with Retry-After until the oldest leaves', () => {
@@ -127,5 +129,18 @@ describe('peek', () => {
     expect(l.peek('k', 2000)).toMatchObject({ allowed: false, remaining: 0 })
     expect(l.peek('k', 60_000)).toMatchObject({ allowed: true, remaining: 1 })
     expect(l.hit('k', 60_000)).toMatchObject({ allowed: true, remaining: 0 })
+  })
+})
+
+describe('the sweep of the site\'s limiters', () => {
+  test('every limiter of the site forgets its idle keys, with none left out', async () => {
+    const rt = testRuntime()
+    registerSiteWork(rt)
+    const swept: string[] = []
+    for (const [name, limiter] of Object.entries(rt.limits)) limiter.sweep = () => { swept.push(name); return 0 }
+    await rt.scheduler.runNow('limits.sweep')
+    expect(swept.sort()).toEqual(Object.keys(rt.limits).sort())
+    expect(swept).toContain('testVotes')
+    cleanupTemp()
   })
 })

@@ -37,8 +37,8 @@ describe('a JSON body key named like an Object.prototype member', () => {
     // Nothing was changed by any of them.
     const alpha = await json(await call(app, 'GET', '/api/v1/me/servers/alpha', { headers }))
     expect(alpha.body.server).toMatchObject({ name: 'Alpha', webhook: null, votifier: null })
-    expect(rt.users.byEmail('new@example.com')).toBeNull()
-    expect(rt.servers.byOwner(user.id)).toHaveLength(1)
+    expect(rt.store.users.byEmail('new@example.com')).toBeNull()
+    expect(rt.store.servers.byOwner(user.id)).toHaveLength(1)
   })
 
   test('a route\'s own message for a field is still used (PATCH slug)', async () => {

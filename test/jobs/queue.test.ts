@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { writeTx } from '../../src/db/open.ts'
+import { use } from '../../src/db/store.ts'
 import { createJobQueue } from '../../src/jobs/queue.ts'
 import { cleanupTemp, testRuntime } from '../helpers.ts'
+import { until } from '../until.ts'
 
 afterAll(cleanupTemp)
 
@@ -9,14 +10,18 @@ const jobRows = (rt: ReturnType<typeof testRuntime>) =>
   rt.db.query('SELECT id, kind, run_at AS runAt, attempts, lease_until AS leaseUntil, last_error AS lastError FROM job ORDER BY id').all() as
     { id: number; kind: string; runAt: number; attempts: number; leaseUntil: number | null; lastError: string | null }[]
 
+// A job enqueued outside any script (its own transaction).
+const enqueue = (rt: ReturnType<typeof testRuntime>, kind: string, payload: unknown, runAt?: number) =>
+  rt.store.jobs.enqueue({ kind, payload, runAt }, rt.clock.now())
+
 describe('durable job queue', () => {
   test('runs due jobs with their payload, oldest first, and deletes them when done', async () => {
     const rt = testRuntime()
     const seen: unknown[] = []
     rt.queue.handle('greet', (job) => { seen.push(job.payload) })
-    rt.queue.enqueue('greet', { n: 1 })
-    rt.queue.enqueue('greet', { n: 2 })
-    rt.queue.enqueue('greet', { n: 3 }, rt.clock.now() + 60_000)
+    enqueue(rt, 'greet', { n: 1 })
+    enqueue(rt, 'greet', { n: 2 })
+    enqueue(rt, 'greet', { n: 3 }, rt.clock.now() + 60_000)
     expect(await rt.queue.drain()).toBe(2)
     expect(seen).toEqual([{ n: 1 }, { n: 2 }])
     expect(jobRows(rt).length).toBe(1)
@@ -30,7 +35,7 @@ describe('durable job queue', () => {
     const rt = testRuntime()
     let calls = 0
     rt.queue.handle('flaky', () => { calls++; if (calls < 3) throw new Error(`boom ${calls}`) })
-    rt.queue.enqueue('flaky', {})
+    enqueue(rt, 'flaky', {})
     await rt.queue.drain()
     let [row] = jobRows(rt)
     expect(row.attempts).toBe(1)
@@ -52,7 +57,7 @@ describe('durable job queue', () => {
     const rt = testRuntime()
     const at = rt.clock.now() + 5000
     rt.queue.handle('later', (job) => (job.attempts === 1 ? { retryAt: at, error: 'not yet' } : undefined))
-    rt.queue.enqueue('later', {})
+    enqueue(rt, 'later', {})
     await rt.queue.drain()
     expect(jobRows(rt)[0]).toMatchObject({ runAt: at, lastError: 'not yet', attempts: 1 })
     rt.clock.set(at)
@@ -63,17 +68,17 @@ describe('durable job queue', () => {
   test('jobs of kinds nobody handles stay queued', async () => {
     const rt = testRuntime()
     rt.queue.handle('known', () => {})
-    rt.queue.enqueue('unknown', {})
+    enqueue(rt, 'unknown', {})
     expect(await rt.queue.drain()).toBe(0)
     expect(jobRows(rt).map((r) => r.kind)).toEqual(['unknown'])
   })
 
-  test('an enqueue inside a rolled-back transaction leaves no job (outbox semantics)', () => {
+  test('an enqueue inside a rolled-back script leaves no job (outbox semantics)', async () => {
     const rt = testRuntime()
-    expect(() => writeTx(rt.db, () => {
-      rt.queue.enqueue('x', {})
+    await expect(rt.store.write(function* (tx) {
+      yield* use(tx.jobs.enqueue({ kind: 'x' }, rt.clock.now()))
       throw new Error('abort')
-    })).toThrow('abort')
+    })).rejects.toThrow('abort')
     expect(jobRows(rt)).toEqual([])
   })
 
@@ -83,16 +88,16 @@ describe('durable job queue', () => {
     const blocked = new Promise<void>((r) => { release = r })
     let runs = 0
     rt.queue.handle('slow', async () => { runs++; await blocked })
-    rt.queue.enqueue('slow', {})
+    enqueue(rt, 'slow', {})
     const first = rt.queue.drain()
-    expect(runs).toBe(1) // claimed and running: drain() claims before its first await
+    await until(() => runs === 1, 'the job to be claimed and running')
     // A second queue on the same database sees the lease and leaves the job alone.
-    const other = createJobQueue(rt.db, rt.clock, rt.log)
+    const other = createJobQueue(rt.store.jobs, rt.clock, rt.log)
     other.handle('slow', () => { runs++ })
     expect(await other.drain()).toBe(0)
     expect(jobRows(rt)[0].leaseUntil).not.toBeNull()
     // The "restart" path: the lease is dropped and the job is due again.
-    expect(other.releaseLeases()).toBe(1)
+    expect(await other.releaseLeases()).toBe(1)
     expect(await other.drain()).toBe(1)
     release()
     await first
@@ -101,7 +106,7 @@ describe('durable job queue', () => {
 
   test('bounded concurrency, and jobs enqueued while draining are picked up by the same drain', async () => {
     const rt = testRuntime()
-    const q = createJobQueue(rt.db, rt.clock, rt.log, { concurrency: 3 })
+    const q = createJobQueue(rt.store.jobs, rt.clock, rt.log, { concurrency: 3 })
     let active = 0
     let peak = 0
     let spawned = false
@@ -109,12 +114,12 @@ describe('durable job queue', () => {
       active++
       peak = Math.max(peak, active)
       await Bun.sleep(2)
-      if (!spawned) { spawned = true; q.enqueue('work', {}) }
+      if (!spawned) { spawned = true; await enqueue(rt, 'work', {}) }
       active--
     })
-    for (let i = 0; i < 10; i++) q.enqueue('work', {})
+    for (let i = 0; i < 10; i++) await enqueue(rt, 'work', {})
     expect(await q.drain()).toBe(11)
     expect(peak).toBe(3)
-    expect(q.pending().total).toBe(0)
+    expect((await q.pending()).total).toBe(0)
   })
 })

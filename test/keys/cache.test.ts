@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { registerTasks } from '../../src/jobs/tasks.ts'
+import { registerSiteWork } from '../../src/site.ts'
 import { createKey } from '../../src/keys/service.ts'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 import { as, ownerSession } from '../owner/session.ts'
@@ -12,8 +12,8 @@ async function setup() {
   const seeded = await seedServer(rt)
   // Count the key lookups that reach the database.
   let lookups = 0
-  const liveByHash = rt.keys.liveByHash
-  rt.keys.liveByHash = (hash) => { lookups++; return liveByHash(hash) }
+  const liveByHash = rt.store.keys.liveByHash
+  rt.store.keys.liveByHash = (hash) => { lookups++; return liveByHash(hash) }
   const status = async (key: string) => (await call(app, 'GET', '/api/v1/votes/check?pseudo=Steve', { headers: { 'X-Api-Key': key } })).status
   return { rt, app, ...seeded, status, lookups: () => lookups }
 }
@@ -34,11 +34,11 @@ describe('API key cache', () => {
 
   test('a key revoked behind the cache\'s back (the command line, another process) is refused within one second', async () => {
     const s = await setup()
-    const k = createKey(s.rt.keys, s.rt.clock, s.server.id)
+    const k = await createKey(s.rt, s.server.id)
     expect(await s.status(k.key)).toBe(200)
     const checkedAt = s.rt.clock.now()
     s.rt.clock.advance(10)
-    expect(s.rt.keys.revoke(k.id, s.server.id, s.rt.clock.now())).toBe(true)
+    expect(s.rt.store.keys.revoke(k.id, s.server.id, s.rt.clock.now())).toBe(true)
     s.rt.clock.set(checkedAt + 999)
     expect(await s.status(k.key)).toBe(200)
     s.rt.clock.set(checkedAt + 1000)
@@ -49,9 +49,9 @@ describe('API key cache', () => {
 
   test('forgetKey (what the revoke route calls) refuses the key from the next request on', async () => {
     const s = await setup()
-    const k = createKey(s.rt.keys, s.rt.clock, s.server.id)
+    const k = await createKey(s.rt, s.server.id)
     expect(await s.status(k.key)).toBe(200)
-    s.rt.keys.revoke(k.id, s.server.id, s.rt.clock.now())
+    s.rt.store.keys.revoke(k.id, s.server.id, s.rt.clock.now())
     s.rt.keyCache.forgetKey(k.id)
     expect(await s.status(k.key)).toBe(401)
   })
@@ -60,7 +60,7 @@ describe('API key cache', () => {
     const s = await setup()
     const stats = async () => (await (await call(s.app, 'GET', '/api/v1/server', { headers: { 'X-Api-Key': s.key } })).json()).server.name
     expect(await stats()).toBe('Emerald Valley')
-    s.rt.servers.update({ ...s.server, name: 'Ruby Valley' })
+    s.rt.store.servers.update({ ...s.server, name: 'Ruby Valley' })
     s.rt.keyCache.forgetServer(s.server.id)
     expect(await stats()).toBe('Ruby Valley')
   })
@@ -70,17 +70,17 @@ describe('API key cache', () => {
     for (let i = 0; i < 20; i++) expect(await s.status('vlk_wrong')).toBe(401)
     expect(s.lookups()).toBe(1)
     // A key created meanwhile is found (its secret was never looked up before).
-    const k = createKey(s.rt.keys, s.rt.clock, s.server.id)
+    const k = await createKey(s.rt, s.server.id)
     expect(await s.status(k.key)).toBe(200)
   })
 
   test('last_used_at is written by the scheduled flush, at most once a minute per key, never per request', async () => {
     const s = await setup()
-    registerTasks(s.rt)
+    registerSiteWork(s.rt)
     const lastUsed = () => (s.rt.db.query('SELECT last_used_at AS t FROM api_key WHERE prefix = ?').get(s.key.slice(0, 8)) as { t: number | null }).t
     let writes = 0
-    const touch = s.rt.keys.touch
-    s.rt.keys.touch = (id, at) => { writes++; touch(id, at) }
+    const touch = s.rt.store.keys.touch
+    s.rt.store.keys.touch = (id, at) => { writes++; touch(id, at) }
     await s.rt.scheduler.tick()
     for (let i = 0; i < 30; i++) {
       expect(await s.status(s.key)).toBe(200)

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { hashKey } from '../../src/keys/service.ts'
-import { cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+import { cleanupTemp, keyRow, testApp, testRuntime } from '../helpers.ts'
 import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
@@ -32,7 +32,7 @@ describe('API keys', () => {
     expect(named.status).toBe(201)
     expect(named.body.key).not.toBe(key)
 
-    rt.keys.touch(id, rt.clock.now() + 5000)
+    rt.store.keys.touch(id, rt.clock.now() + 5000)
     const list = await json(await alice('GET', '/api/v1/me/servers/alpha/keys'))
     const created = new Date(rt.clock.now()).toISOString()
     expect(list).toEqual({
@@ -63,7 +63,7 @@ describe('API keys', () => {
     const { body } = await json(await alice('POST', '/api/v1/me/servers/alpha/keys'))
     const keep = (await json(await alice('POST', '/api/v1/me/servers/alpha/keys'))).body
     expect(await json(await alice('DELETE', `/api/v1/me/servers/alpha/keys/${body.id}`))).toEqual({ status: 200, body: { ok: true } })
-    expect(rt.keys.byHash(hashKey(body.key))!.revokedAt).toBe(rt.clock.now())
+    expect(keyRow(rt, body.key)!.revokedAt).toBe(rt.clock.now())
     expect((await json(await alice('GET', '/api/v1/me/servers/alpha/keys'))).body.keys.map((k: { id: string }) => k.id)).toEqual([keep.id])
     expect(await json(await alice('DELETE', `/api/v1/me/servers/alpha/keys/${body.id}`))).toEqual({ status: 404, body: error('NOT_FOUND') })
     expect(await json(await alice('DELETE', '/api/v1/me/servers/alpha/keys/no-such-id'))).toEqual({ status: 404, body: error('NOT_FOUND') })
@@ -76,7 +76,7 @@ describe('API keys', () => {
     expect(await json(await alice('POST', '/api/v1/me/servers/beta/keys'))).toEqual({ status: 403, body: error('FORBIDDEN') })
     expect(await json(await alice('DELETE', `/api/v1/me/servers/beta/keys/${bobs.id}`))).toEqual({ status: 403, body: error('FORBIDDEN') })
     expect(await json(await alice('DELETE', `/api/v1/me/servers/alpha/keys/${bobs.id}`))).toEqual({ status: 404, body: error('NOT_FOUND') })
-    expect(rt.keys.byHash(hashKey(bobs.key))!.revokedAt).toBeNull()
+    expect(keyRow(rt, bobs.key)!.revokedAt).toBeNull()
     expect(await json(await alice('GET', '/api/v1/me/servers/ghost/keys'))).toEqual({ status: 404, body: error('NOT_FOUND') })
     expect(await json(await alice('POST', '/api/v1/me/servers/ghost/keys'))).toEqual({ status: 404, body: error('NOT_FOUND') })
   })

@@ -1,14 +1,14 @@
 import { createUser } from '../../src/accounts/service.ts'
 import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
-import type { Runtime } from '../../src/runtime.ts'
+import type { Site } from '../../src/site.ts'
 import { call } from '../helpers.ts'
 
 type App = { handle(request: Request): Promise<Response> }
 
 // An account with a live session, made without going through the routes (fast, and the routes
 // that make sessions have tests of their own). Returns the Cookie header to send.
-export async function ownerSession(rt: Runtime, email: string, admin = false) {
-  const user = await createUser(rt.db, rt.users, rt.clock, { email, password: 'correct horse battery', admin })
+export async function ownerSession(rt: Site, email: string, admin = false) {
+  const user = await createUser(rt, { email, password: 'correct horse battery', admin })
   const { token } = await startSession(rt, user.id)
   return { user, headers: { cookie: `${sessionCookieName(rt.config)}=${token}` } }
 }

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { sendLegacyVote, sendVote } from 'minecraft-server-util'
-import type { VotifierSettings } from '../../src/channels/repo.ts'
-import { DeliveryFailure } from '../../src/deliveries/failure.ts'
-import { pushVote } from '../../src/push/push-vote.ts'
+import { DeliveryFailure } from '../../src/net/guard.ts'
+import { pushVote, type VotifierListener } from '../../src/push/push-vote.ts'
 import { sendVotifierV1 } from '../../src/push/votifier-v1.ts'
 import { sendVotifierV2 } from '../../src/push/votifier-v2.ts'
-import type { VotifierVote } from '../../src/push/votifier-vote.ts'
+import type { VotifierVote } from '../../src/push/votifier-connection.ts'
 import { freePort } from '../deliveries/setup.ts'
 import { startUnansweredPort } from '../net/unanswered-port.ts'
 import { startVotifierReceiver, votifierKeyPair, type ReceiverOptions, type VotifierReceiver } from './votifier-receiver.ts'
@@ -169,8 +168,8 @@ describe('Votifier v1 client', () => {
 })
 
 describe('pushVote: the send-time target check', () => {
-  const settings = (port: number, host = '127.0.0.1'): VotifierSettings => ({
-    serverId: 's', host, port, protocol: 'v2', publicKey: null, token: 'tok-123', createdAt: 0, updatedAt: 0,
+  const settings = (port: number, host = '127.0.0.1'): VotifierListener => ({
+    host, port, protocol: 'v2', publicKey: null, token: 'tok-123',
   })
 
   test('connects to the checked address of the host name (no second lookup)', async () => {

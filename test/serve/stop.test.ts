@@ -6,9 +6,8 @@ import { createUser } from '../../src/accounts/service.ts'
 import { loadConfig } from '../../src/config/load.ts'
 import { createKey } from '../../src/keys/service.ts'
 import { memoryLogger } from '../../src/log.ts'
-import { createRuntime } from '../../src/runtime.ts'
 import { createServer } from '../../src/servers/service.ts'
-import { cleanupTemp, tempDir } from '../helpers.ts'
+import { cleanupTemp, sqliteSite, tempDir } from '../helpers.ts'
 import { cli, killChildren, listeningUrl, mainScript, spawnChild, writeSiteConfig } from '../spawn.ts'
 import { until } from '../until.ts'
 
@@ -114,10 +113,10 @@ describe('graceful stop', () => {
     const dir = tempDir()
     const config = writeSiteConfig(dir)
     // An owner, a server and a key in the site's database, made before the site starts.
-    const seed = createRuntime(loadConfig(config), { log: memoryLogger() })
-    const owner = await createUser(seed.db, seed.users, seed.clock, { email: 'owner@example.com', password: 'correct horse battery' })
+    const seed = sqliteSite(loadConfig(config), { log: memoryLogger() })
+    const owner = await createUser(seed, { email: 'owner@example.com', password: 'correct horse battery' })
     const server = await createServer(seed, owner.id, { name: 'Valley', host: '8.8.8.8' })
-    const { id: keyId, key } = createKey(seed.keys, seed.clock, server.id)
+    const { id: keyId, key } = await createKey(seed, server.id)
     seed.db.close()
 
     const child = spawnChild([process.execPath, mainScript, 'serve', '--config', config])

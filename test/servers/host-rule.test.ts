@@ -136,14 +136,14 @@ describe('the save-time host rule (network.allow_private_targets = false)', () =
     for (const [host, message] of cases) {
       expect([host, await json(await owner('POST', '/api/v1/me/servers', { name: 'Sneaky', host }))]).toEqual([host, invalid(`${message}: ${PUBLIC_ONLY}`)])
     }
-    expect(rt.servers.all()).toEqual([])
+    expect(rt.store.servers.all()).toEqual([])
 
     // PATCH follows the same rule, and a refused change leaves the server as it was.
     expect((await owner('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'play.example.com' })).status).toBe(201)
     for (const [host, message] of cases) {
       expect([host, await json(await owner('PATCH', '/api/v1/me/servers/alpha', { host, name: 'Renamed' }))]).toEqual([host, invalid(`${message}: ${PUBLIC_ONLY}`)])
     }
-    expect(rt.servers.bySlug('alpha')).toMatchObject({ name: 'Alpha', host: 'play.example.com' })
+    expect(rt.store.servers.bySlug('alpha')).toMatchObject({ name: 'Alpha', host: 'play.example.com' })
   })
 
   test('a public host is saved: numeric forms as their dotted quad, names as given', async () => {

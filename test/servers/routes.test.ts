@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { createKey, hashKey } from '../../src/keys/service.ts'
+import { createKey } from '../../src/keys/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
-import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+import { call, cleanupTemp, keyRow, testApp, testRuntime } from '../helpers.ts'
 import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
@@ -103,9 +103,9 @@ describe('my servers', () => {
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
     await alice('POST', '/api/v1/me/servers', { name: 'Beta', host: 'beta.example.com' })
     await bob('POST', '/api/v1/me/servers', { name: 'Gamma', host: 'gamma.example.com' })
-    const gamma = rt.servers.bySlug('gamma')!
-    for (const pseudo of ['Steve', 'Alex']) recordVote(rt, gamma, pseudo, [null])
-    recordVote(rt, rt.servers.bySlug('beta')!, 'Notch', [null])
+    const gamma = rt.store.servers.bySlug('gamma')!
+    for (const pseudo of ['Steve', 'Alex']) await recordVote(rt, gamma, pseudo, [null])
+    await recordVote(rt, rt.store.servers.bySlug('beta')!, 'Notch', [null])
     const mine = await json(await alice('GET', '/api/v1/me/servers'))
     expect(mine.status).toBe(200)
     expect(mine.body.servers.map((s: { slug: string; rank: number; monthlyVotes: number; totalVotes: number }) => [s.slug, s.rank, s.monthlyVotes, s.totalVotes]))
@@ -151,7 +151,7 @@ describe('my servers', () => {
     ] as const) {
       expect(await json(await alice('PATCH', '/api/v1/me/servers/alpha', body))).toEqual(invalid(message, Object.keys(body)[0]))
     }
-    expect(rt.servers.bySlug('alpha')).toMatchObject({ name: 'Alpha Two', port: null, edition: 'java' })
+    expect(rt.store.servers.bySlug('alpha')).toMatchObject({ name: 'Alpha Two', port: null, edition: 'java' })
   })
 
   test('PATCH and DELETE on another owner\'s server are 403, on an unknown slug 404, and change nothing', async () => {
@@ -161,18 +161,18 @@ describe('my servers', () => {
     expect(await json(await bob('DELETE', '/api/v1/me/servers/alpha'))).toEqual({ status: 403, body: error('FORBIDDEN') })
     expect(await json(await bob('PATCH', '/api/v1/me/servers/ghost', { name: 'x' }))).toEqual({ status: 404, body: error('NOT_FOUND') })
     expect(await json(await bob('DELETE', '/api/v1/me/servers/ghost'))).toEqual({ status: 404, body: error('NOT_FOUND') })
-    expect(rt.servers.bySlug('alpha')!.name).toBe('Alpha')
+    expect(rt.store.servers.bySlug('alpha')!.name).toBe('Alpha')
   })
 
   test('DELETE removes the server with its votes and keys', async () => {
     const { rt, alice } = await setup()
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
-    const server = rt.servers.bySlug('alpha')!
-    const { key } = createKey(rt.keys, rt.clock, server.id)
-    recordVote(rt, server, 'Steve', ['203.0.113.5'])
+    const server = rt.store.servers.bySlug('alpha')!
+    const { key } = await createKey(rt, server.id)
+    await recordVote(rt, server, 'Steve', ['203.0.113.5'])
     expect(await json(await alice('DELETE', '/api/v1/me/servers/alpha'))).toEqual({ status: 200, body: { ok: true } })
-    expect(rt.servers.bySlug('alpha')).toBeNull()
-    expect(rt.keys.byHash(hashKey(key))).toBeNull()
+    expect(rt.store.servers.bySlug('alpha')).toBeNull()
+    expect(keyRow(rt, key)).toBeNull()
     expect(rt.db.query('SELECT count(*) AS n FROM vote').get()).toEqual({ n: 0 })
     expect((await alice('GET', '/api/v1/me/servers/alpha')).status).toBe(404)
     // The slug is free again.
@@ -185,14 +185,14 @@ describe('admin: servers', () => {
     const { rt, alice, bob, admin, aliceUser } = await setup()
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
     await bob('POST', '/api/v1/me/servers', { name: 'Gamma', host: 'gamma.example.com' })
-    recordVote(rt, rt.servers.bySlug('gamma')!, 'Steve', [null])
+    await recordVote(rt, rt.store.servers.bySlug('gamma')!, 'Steve', [null])
 
     expect(await json(await alice('PATCH', '/api/v1/me/servers/alpha', { hidden: true }))).toEqual({
       status: 403, body: error('FORBIDDEN', 'only an administrator can hide or show a server'),
     })
     const hidden = await json(await admin('PATCH', '/api/v1/me/servers/alpha', { hidden: true }))
     expect(hidden.body.server).toMatchObject({ slug: 'alpha', hidden: true, rank: null })
-    expect(rt.ranking.page('2026-11', {}, 10, 0).rows.map((r) => r.slug)).toEqual(['gamma'])
+    expect(rt.store.ranking.page('2026-11', {}, 10, 0).rows.map((r) => r.slug)).toEqual(['gamma'])
     // The owner still sees it, marked hidden.
     expect((await json(await alice('GET', '/api/v1/me/servers'))).body.servers[0]).toMatchObject({ slug: 'alpha', hidden: true })
 
@@ -204,7 +204,7 @@ describe('admin: servers', () => {
 
     expect((await json(await admin('PATCH', '/api/v1/me/servers/alpha', { hidden: false }))).body.server).toMatchObject({ hidden: false, rank: 2 })
     expect((await admin('DELETE', '/api/v1/me/servers/gamma')).status).toBe(200)
-    expect(rt.servers.bySlug('gamma')).toBeNull()
+    expect(rt.store.servers.bySlug('gamma')).toBeNull()
     expect(await json(await alice('GET', '/api/v1/admin/servers'))).toEqual({ status: 403, body: error('FORBIDDEN', 'administrators only') })
   })
 })
@@ -234,11 +234,11 @@ describe('guards', () => {
       const r = await json(await call(app, method, path.replace('alpha', 'carol'), { body, headers: { ...session, origin: 'https://evil.example' } }))
       expect({ method, path, ...r }).toEqual({ method, path, status: 403, body: error('FORBIDDEN', expect.stringContaining('cross-site')) })
     }
-    const server = rt.servers.bySlug('carol')!
+    const server = rt.store.servers.bySlug('carol')!
     expect(server.name).toBe('Carol')
-    expect(rt.keys.byServer(server.id)).toEqual([])
-    expect(rt.channels.webhook(server.id)).toBeNull()
-    expect(rt.channels.votifier(server.id)).toBeNull()
-    expect(rt.servers.byOwner(server.ownerId).length).toBe(1)
+    expect(rt.store.keys.byServer(server.id)).toEqual([])
+    expect(rt.store.channels.webhook(server.id)).toBeNull()
+    expect(rt.store.channels.votifier(server.id)).toBeNull()
+    expect(rt.store.servers.byOwner(server.ownerId).length).toBe(1)
   })
 })

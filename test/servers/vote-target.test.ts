@@ -9,20 +9,20 @@ describe('the vote path\'s server lookup', () => {
   test('reads what a vote records, agreeing with the full server; hidden and unknown servers are not listed', async () => {
     const rt = testRuntime()
     const { server } = await seedServer(rt, { name: 'Emerald Valley', edition: 'bedrock', modes: ['survival'] })
-    const target = listedVoteTarget(rt.servers, server.slug)
+    const target = await listedVoteTarget(rt.store.servers, server.slug)
     expect(target).toEqual({ id: server.id, slug: server.slug, name: 'Emerald Valley', edition: 'bedrock', hidden: false })
-    const full = listedServer(rt.servers, server.slug)
+    const full = await listedServer(rt.store.servers, server.slug)
     expect(target).toEqual({ id: full.id, slug: full.slug, name: full.name, edition: full.edition, hidden: full.hidden })
 
-    rt.servers.update({ ...full, hidden: true })
-    expect(rt.servers.voteTarget(server.slug)?.hidden).toBe(true)
+    rt.store.servers.update({ ...full, hidden: true })
+    expect(rt.store.servers.voteTarget(server.slug)?.hidden).toBe(true)
     for (const slug of [server.slug, 'no-such-server']) {
       let error: unknown
-      try { listedVoteTarget(rt.servers, slug) } catch (e) { error = e }
+      try { await listedVoteTarget(rt.store.servers, slug) } catch (e) { error = e }
       expect(error).toBeInstanceOf(ApiError)
       expect((error as ApiError).status).toBe(404)
       expect((error as ApiError).message).toBe(`no server with the slug "${slug}" is listed`)
     }
-    expect(rt.servers.voteTarget('no-such-server')).toBeNull()
+    expect(rt.store.servers.voteTarget('no-such-server')).toBeNull()
   })
 })

@@ -93,7 +93,7 @@ describe('GET /api/v1/servers/{slug}/badge.svg', () => {
       return texts(parseXml(await res.text()))[2].text
     }
     expect(await rankIn(b.slug)).toBe('Vote for us · #2')
-    recordVote(rt, b, 'Alex', ['203.0.113.9'])
+    await recordVote(rt, b, 'Alex', ['203.0.113.9'])
     expect(await rankIn(b.slug, '?theme=dark')).toBe('Vote for us · #1')
     expect(await rankIn(a.slug, '?theme=light')).toBe('Vote for us · #2')
     const bad = await call(app, 'GET', `/api/v1/servers/${a.slug}/badge.svg?theme=blue`)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { writeTx } from '../../src/db/open.ts'
-import { RANGE_NAMES, RANGES, rangeWindow, type History, type Range } from '../../src/stats/history.ts'
+import { RANGES, rangeWindow, type History } from '../../src/stats/history.ts'
+import { RANGE_NAMES, type Range } from '../../src/stats/schema.ts'
 import { DAY, HOUR } from '../../src/stats/repo.ts'
 import { recordRound } from '../../src/stats/round.ts'
 import type { App } from '../../src/app.ts'
@@ -49,15 +49,15 @@ beforeAll(async () => {
   const s3 = (await seedServer(rt, { name: 'Dead Java', modes: ['pvp'] })).server
   expect([s1.num, s2.num, s3.num]).toEqual([1, 2, 3])
   slug = { 1: s1.slug, 2: s2.slug, 3: s3.slug }
-  const targets = rt.stats.pingTargets()
-  writeTx(rt.db, () => {
+  const targets = rt.store.servers.pingTargets()
+  await rt.store.write(function* (tx) {
     for (const t of roundTimes()) {
       const measured = targets.map((target) => {
         const m = model(target.num, t)
         samples.push({ num: target.num, t, ...m })
         return { serverNum: target.num, at: t + 1000, status: { online: m.up, playersOnline: m.players, playersMax: 200, version: '1.21.4', motd: null, latencyMs: m.up ? 20 : null, error: m.up ? null : 'connection refused' } }
       })
-      recordRound(rt, t, targets, measured)
+      yield* recordRound(tx, t, targets, measured)
     }
   })
 })

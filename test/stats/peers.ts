@@ -2,7 +2,7 @@ import { createSocket } from 'node:dgram'
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net'
 import os from 'node:os'
 import { Resolver } from 'node:dns/promises'
-import type { PingDns } from '../../src/stats/pinger.ts'
+import type { PingDns } from '../../src/ping/pinger.ts'
 
 // Real peers on 127.0.0.1 for the pinger tests: Minecraft servers from npm, plus the misbehaving
 // ones a server list meets (refusing, silent, garbage), and a tiny DNS server for SRV records.

@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { writeTx } from '../../src/db/open.ts'
 import { DAY, HOUR } from '../../src/stats/repo.ts'
 import { recordRound, runPingRound } from '../../src/stats/round.ts'
 import { recordVote } from '../../src/votes/service.ts'
@@ -20,22 +19,22 @@ describe('GET /api/v1/servers/{slug}', () => {
         name: 'Emerald Valley', host: '127.0.0.1', port: peer.port, modes: ['survival', 'smp'], description: 'Cozy survival', website: 'https://emerald.example.org', version: '',
       })
       // Last month: 5 votes for a (count in totalVotes only); this month: 2.
-      for (let i = 0; i < 5; i++) recordVote(rt, a, `Old${i}`, [`198.51.100.${i + 1}`])
+      for (let i = 0; i < 5; i++) await recordVote(rt, a, `Old${i}`, [`198.51.100.${i + 1}`])
       rt.clock.set(NOW - HOUR)
-      for (let i = 0; i < 2; i++) recordVote(rt, a, `Now${i}`, [`203.0.113.${i + 1}`])
+      for (let i = 0; i < 2; i++) await recordVote(rt, a, `Now${i}`, [`203.0.113.${i + 1}`])
 
       // Earlier measurements: 25 h ago down (outside the 24 h), then 3 up and 1 down inside it.
-      const targets = rt.stats.pingTargets().filter((t) => t.num === a.num)
+      const targets = rt.store.servers.pingTargets().filter((t) => t.num === a.num)
       const status = (online: boolean) => ({ online, playersOnline: online ? 5 : 0, playersMax: 300, version: null, motd: null, latencyMs: null, error: online ? null : 'connection refused' })
-      writeTx(rt.db, () => {
-        recordRound(rt, NOW - 25 * HOUR, targets, [{ serverNum: a.num, status: status(false), at: NOW - 25 * HOUR }])
-        for (const [ago, up] of [[20, true], [15, false], [10, true]] as const) recordRound(rt, NOW - ago * HOUR, targets, [{ serverNum: a.num, status: status(up), at: NOW - ago * HOUR }])
+      await rt.store.write(function* (tx) {
+        yield* recordRound(tx, NOW - 25 * HOUR, targets, [{ serverNum: a.num, status: status(false), at: NOW - 25 * HOUR }])
+        for (const [ago, up] of [[20, true], [15, false], [10, true]] as const) yield* recordRound(tx, NOW - ago * HOUR, targets, [{ serverNum: a.num, status: status(up), at: NOW - ago * HOUR }])
       })
       rt.clock.set(NOW)
       await runPingRound(rt, NOW, { spreadMs: 0 })
       // Listed after the round (so never pinged), with 3 votes this month: rank 1.
       const { server: b } = await seedServer(rt, { name: 'Busy Bedrock', host: '::1', port: 19133, edition: 'bedrock' })
-      for (let i = 0; i < 3; i++) recordVote(rt, b, `Bed${i}`, [`203.0.113.${i + 10}`])
+      for (let i = 0; i < 3; i++) await recordVote(rt, b, `Bed${i}`, [`203.0.113.${i + 10}`])
 
       const res = await call(app, 'GET', `/api/v1/servers/${a.slug}`)
       expect(res.status).toBe(200)
@@ -75,7 +74,7 @@ describe('GET /api/v1/servers/{slug}', () => {
       for (const path of ['', '/history', '/history?format=csv', '/badge.svg']) {
         const res = await call(app, 'GET', `/api/v1/servers/${slug}${path}`)
         expect(res.status).toBe(404)
-        expect(await res.json()).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: `no server with the slug "${slug}"` } })
+        expect(await res.json()).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: `no server with the slug "${slug}" is listed` } })
       }
     }
   })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { registerTasks } from '../../src/jobs/tasks.ts'
+import { registerSiteWork } from '../../src/site.ts'
 import { DAY } from '../../src/stats/repo.ts'
 import { runPingRound, spreadOut } from '../../src/stats/round.ts'
 import { bedrockServer, javaServer, refusedPort, type Peer } from './peers.ts'
@@ -39,10 +39,10 @@ describe('ping rounds', () => {
     const { rt, a, b, c, hidden } = await site()
     const report = await runPingRound(rt, rt.clock.now(), { spreadMs: 0 })
     expect(report).toMatchObject({ t: START, servers: 3, up: 2, players: 20 })
-    expect(rt.stats.status(a.num)).toMatchObject({ online: true, playersOnline: 13, playersMax: 100, motd: 'Java side', version: '1.21.4', error: null })
-    expect(rt.stats.status(b.num)).toMatchObject({ online: true, playersOnline: 7, playersMax: 40, motd: 'Bedrock side\nw' })
-    expect(rt.stats.status(c.num)).toMatchObject({ online: false, playersOnline: 0, error: 'connection refused' })
-    expect(rt.stats.status(hidden.num)).toBeNull()
+    expect(rt.store.servers.status(a.num)).toMatchObject({ online: true, playersOnline: 13, playersMax: 100, motd: 'Java side', version: '1.21.4', error: null })
+    expect(rt.store.servers.status(b.num)).toMatchObject({ online: true, playersOnline: 7, playersMax: 40, motd: 'Bedrock side\nw' })
+    expect(rt.store.servers.status(c.num)).toMatchObject({ online: false, playersOnline: 0, error: 'connection refused' })
+    expect(rt.store.servers.status(hidden.num)).toBeNull()
     expect(rows(rt, 'SELECT server_num AS n, t, players, up FROM ping_sample ORDER BY server_num')).toEqual([
       { n: a.num, t: START, players: 13, up: 1 }, { n: b.num, t: START, players: 7, up: 1 }, { n: c.num, t: START, players: 0, up: 0 },
     ])
@@ -78,7 +78,7 @@ describe('ping rounds', () => {
 
   test('the scheduler runs rounds on multiples of the interval, stamped with that multiple', async () => {
     const { rt, a, b, c } = await site(2000)
-    registerTasks(rt)
+    registerSiteWork(rt)
     const task = rt.scheduler.tasks().find((t) => t.id === 'stats.ping')!
     expect(task).toMatchObject({ everyMs: 2000, aligned: true, nextRunAt: START + 14_000 })
     rt.clock.set(START + 14_005)
@@ -102,7 +102,7 @@ describe('ping rounds', () => {
     // Rounds a day apart spread their pings over 12 hours: only the stop can end this one before
     // the test's timeout.
     const { rt } = await site(DAY)
-    registerTasks(rt)
+    registerSiteWork(rt)
     rt.clock.set(START + DAY)
     const round = rt.scheduler.runNow('stats.ping')
     await rt.scheduler.stop()
@@ -118,7 +118,7 @@ describe('ping rounds', () => {
       await runPingRound(rt, rt.clock.now(), { spreadMs: 0 })
     }
     rt.clock.set(now)
-    registerTasks(rt)
+    registerSiteWork(rt)
     await rt.scheduler.runNow('stats.retention')
     const kept = (rows(rt, 'SELECT t FROM ping_sample WHERE server_num = ? ORDER BY t', a.num) as { t: number }[]).map((r) => Math.round((now - r.t) / DAY))
     expect(kept).toEqual([34, 1])

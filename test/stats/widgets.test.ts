@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { writeTx } from '../../src/db/open.ts'
 import { HOUR } from '../../src/stats/repo.ts'
 import { recordRound } from '../../src/stats/round.ts'
 import type { App } from '../../src/app.ts'
@@ -25,11 +24,11 @@ beforeAll(async () => {
   const { server } = await seedServer(rt, { name: 'Chart Server' })
   await seedServer(rt, { name: 'Other Server', edition: 'bedrock' })
   slug = server.slug
-  const targets = rt.stats.pingTargets()
-  writeTx(rt.db, () => {
+  const targets = rt.store.servers.pingTargets()
+  await rt.store.write(function* (tx) {
     // Ten days of rounds; server 1 is down for one hour a day.
     for (let t = NOW - 10 * 24 * HOUR - ((NOW - 10 * 24 * HOUR) % FIVE); t <= NOW; t += FIVE) {
-      recordRound(rt, t, targets, targets.map((target) => {
+      yield* recordRound(tx, t, targets, targets.map((target) => {
         const down = target.num === 1 && new Date(t).getUTCHours() === 3
         const players = down ? 0 : target.num === 1 ? 20 + ((t / FIVE) % 30) : 7
         return { serverNum: target.num, at: t, status: { online: !down, playersOnline: players, playersMax: 100, version: null, motd: null, latencyMs: null, error: down ? 'connection refused' : null } }
@@ -96,7 +95,7 @@ describe('history chart', () => {
 
   test('an unknown slug shows that statistics are unavailable', async () => {
     const page = await phonePage('<div id="history" data-slug="nobody"></div>')
-    const message = 'Statistics are unavailable right now (no server with the slug "nobody").'
+    const message = 'Statistics are unavailable right now (no server with the slug "nobody" is listed).'
     expect(await textOf(page, '.vl-status', (t) => t === message)).toBe(message)
     await page.context().close()
   }, 30_000)

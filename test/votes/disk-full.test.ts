@@ -12,8 +12,8 @@ const n = (rt: ReturnType<typeof testRuntime>, sql: string) => (rt.db.query(sql)
 test('a full disk: acknowledged votes are all kept with their deliveries, refused ones leave nothing', async () => {
   const rt = testRuntime({ http: { trust_proxy: true } })
   const { server } = await seedServer(rt)
-  rt.channels.putWebhook(server.id, 'https://hooks.example.net/votes', 'whsec_' + 's'.repeat(43), rt.clock.now())
-  rt.channels.putVotifier({ serverId: server.id, host: 'mc.example.net', port: 8192, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
+  rt.store.channels.putWebhook(server.id, 'https://hooks.example.net/votes', 'whsec_' + 's'.repeat(43), rt.clock.now())
+  rt.store.channels.putVotifier({ serverId: server.id, host: 'mc.example.net', port: 8192, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
   const app = await testApp(rt)
   let next = 0
   const vote = async () => {

@@ -3,9 +3,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config/load.ts'
 import { openDatabase } from '../../src/db/open.ts'
-import { createRuntime } from '../../src/runtime.ts'
 import { memoryLogger } from '../../src/log.ts'
-import { cleanupTemp, seedServer, tempDir } from '../helpers.ts'
+import { cleanupTemp, seedServer, sqliteSite, tempDir } from '../helpers.ts'
 import { startServer, stopServer, writeLoadConfig } from '../real-server.ts'
 import { until } from '../until.ts'
 
@@ -22,7 +21,7 @@ test('kill -9 under load: every acknowledged vote survives with its queued deliv
   // Channel targets are loopback with private targets refused: whatever handles deliveries,
   // nothing leaves the machine.
   const configPath = writeLoadConfig(dir, 'votes.db')
-  const rt = createRuntime(loadConfig(configPath), { log: memoryLogger() })
+  const rt = sqliteSite(loadConfig(configPath), { log: memoryLogger() })
   const { server } = await seedServer(rt, { name: 'Crash Test' })
   const now = Date.now()
   rt.db.run("INSERT INTO webhook (server_id, url, secret, created_at, updated_at) VALUES (?, 'http://127.0.0.1:9/hook', 'whsec_test', ?, ?)", [server.id, now, now])

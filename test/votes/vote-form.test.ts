@@ -120,7 +120,7 @@ describe('POST /serveur/{slug}/voter (JSON)', () => {
     expect(rt.db.query('SELECT month, votes FROM server_month ORDER BY month').all()).toEqual([
       { month: '2026-10', votes: 1 }, { month: '2026-11', votes: 2 },
     ])
-    expect(rt.ranking.rankOf(server.id, '2026-10')?.votes).toBe(1)
+    expect(rt.store.ranking.rankOf(server.id, '2026-10')?.votes).toBe(1)
     // No job runs at midnight: the page simply reads the month of the clock.
     const page = await (await call(app, 'GET', `/serveur/${server.slug}`)).text()
     expect(page).toContain('with <strong>2</strong> votes.')

@@ -43,8 +43,8 @@ describe('the reference webhook receiver (docs/owners.md)', () => {
   test('accepts votelist\'s deliveries and rewards each vote once, retries included; tests reward nobody', async () => {
     const ref = await startReference()
     const { rt, server } = await deliveryRuntime({}, undefined, Date.now())
-    rt.channels.putWebhook(server.id, ref.url, SECRET, rt.clock.now())
-    const { vote } = recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    rt.store.channels.putWebhook(server.id, ref.url, SECRET, rt.clock.now())
+    const { vote } = await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     expect(attemptRows(rt)[0]).toMatchObject({ status: 'succeeded', httpStatus: 200 })
     await ref.waitFor(/reward Steve/)
@@ -61,8 +61,8 @@ describe('the reference webhook receiver (docs/owners.md)', () => {
   test('401 for a wrong signature (a delivery signed with another secret) and for an old timestamp', async () => {
     const ref = await startReference()
     const { rt, server } = await deliveryRuntime({}, undefined, Date.now())
-    rt.channels.putWebhook(server.id, ref.url, 'whsec_' + 'x'.repeat(43), rt.clock.now())
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    rt.store.channels.putWebhook(server.id, ref.url, 'whsec_' + 'x'.repeat(43), rt.clock.now())
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     expect(attemptRows(rt)[0]).toMatchObject({ status: 'failed', httpStatus: 401 })
     expect(attemptRows(rt)[0].error).toBe('the receiver answered 401: "bad signature" — does it check the signature with this webhook\'s current secret?')

@@ -21,7 +21,7 @@ function receiver(tls?: { cert: string; key: string }) {
 
 async function withWebhook(url: string, input: Parameters<typeof deliveryRuntime>[0] = {}, net?: Parameters<typeof deliveryRuntime>[1]) {
   const ctx = await deliveryRuntime(input, net)
-  ctx.rt.channels.putWebhook(ctx.server.id, url, SECRET, ctx.rt.clock.now())
+  ctx.rt.store.channels.putWebhook(ctx.server.id, url, SECRET, ctx.rt.clock.now())
   return ctx
 }
 
@@ -31,7 +31,7 @@ describe('webhook deliveries', () => {
     const asked: string[] = []
     const lookup = async (host: string) => { asked.push(host); return [{ address: '127.0.0.1', family: 4 }] }
     const { rt, server } = await withWebhook(`http://hooks.example:${r.port}/votes?src=list`, {}, { lookup })
-    const { vote } = recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    const { vote } = await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     expect(asked).toEqual(['hooks.example'])
     expect(r.received.length).toBe(1)
@@ -61,7 +61,7 @@ describe('webhook deliveries', () => {
     const r = receiver()
     r.reply({ status: 500, body: 'database\ndown' })
     const { rt, server } = await withWebhook(r.url())
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     const t0 = rt.clock.now()
     await rt.queue.drain()
     expect(attemptRows(rt)).toEqual([expect.objectContaining({ attempt: 1, status: 'failed', httpStatus: 500, error: 'the receiver answered HTTP 500: "database down"', nextAttemptAt: t0 + 60_000 })])
@@ -83,7 +83,7 @@ describe('webhook deliveries', () => {
     const r = receiver()
     r.reply(410)
     const { rt, server } = await withWebhook(r.url())
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     expect(attemptRows(rt)).toEqual([expect.objectContaining({ status: 'gave_up', httpStatus: 410, nextAttemptAt: null })])
     expect(attemptRows(rt)[0].error).toContain('410 Gone')
@@ -95,7 +95,7 @@ describe('webhook deliveries', () => {
     const r = receiver()
     r.reply({ status: 200, hold: new Promise(() => {}) })
     const { rt, server } = await withWebhook(r.url(), { deliveries: { webhook_timeout: '1s' } })
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     const [a] = attemptRows(rt)
     expect(a).toMatchObject({ status: 'failed', httpStatus: null, error: `no answer from 127.0.0.1:${r.port} within 1 s (timed out)` })
@@ -107,7 +107,7 @@ describe('webhook deliveries', () => {
     const silent = await startUnansweredPort()
     try {
       const { rt, server } = await withWebhook(`http://127.0.0.1:${silent.port}/hook`, { deliveries: { webhook_timeout: '1s' } })
-      recordVote(rt, server, 'Steve', ['203.0.113.7'])
+      await recordVote(rt, server, 'Steve', ['203.0.113.7'])
       await rt.queue.drain()
       const [a] = attemptRows(rt)
       expect(a).toMatchObject({ status: 'failed', httpStatus: null, error: `no answer from 127.0.0.1:${silent.port} within 1 s (timed out)` })
@@ -122,7 +122,7 @@ describe('webhook deliveries', () => {
     const r = receiver()
     r.reply({ status: 302, headers: { location: r.url('/elsewhere') } })
     const { rt, server } = await withWebhook(r.url())
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     expect(r.received.length).toBe(1)
     expect(attemptRows(rt)[0]).toMatchObject({ status: 'failed', httpStatus: 302 })
@@ -132,7 +132,7 @@ describe('webhook deliveries', () => {
   test('a private target is refused at send time unless allowed', async () => {
     const r = receiver()
     const { rt, server } = await withWebhook(r.url(), { network: { allow_private_targets: false } })
-    recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     expect(r.received.length).toBe(0)
     expect(attemptRows(rt)[0]).toMatchObject({ status: 'failed', httpStatus: null })
@@ -146,14 +146,14 @@ describe('webhook deliveries', () => {
     const r = receiver({ cert, key })
     const lookup = async () => [{ address: '127.0.0.1', family: 4 }]
     const ok = await withWebhook(r.url('/hook', 'localhost'), {}, { lookup, ca: cert })
-    recordVote(ok.rt, ok.server, 'Steve', ['203.0.113.7'])
+    await recordVote(ok.rt, ok.server, 'Steve', ['203.0.113.7'])
     await ok.rt.queue.drain()
     expect(attemptRows(ok.rt)[0]).toMatchObject({ status: 'succeeded', httpStatus: 204 })
     expect(r.received[0].headers.host).toBe(`localhost:${r.port}`)
     expect(r.received[0].signatureValid).toBe(true)
 
     const wrongName = await withWebhook(r.url('/hook', 'other.example'), {}, { lookup, ca: cert })
-    recordVote(wrongName.rt, wrongName.server, 'Steve', ['203.0.113.7'])
+    await recordVote(wrongName.rt, wrongName.server, 'Steve', ['203.0.113.7'])
     await wrongName.rt.queue.drain()
     expect(attemptRows(wrongName.rt)[0].error).toBe('the TLS certificate of other.example was refused (ERR_TLS_CERT_ALTNAME_INVALID)')
     expect(r.received.length).toBe(1)

@@ -1,0 +1,28 @@
+import type { Database } from 'bun:sqlite'
+import { createGroupCommit } from './group-commit.ts'
+import { writeTx } from './open.ts'
+import { runScript, type StoreControl, type StoreWrites, type TxScript, type WriteOptions } from './store.ts'
+
+export type SqliteStore<R> = R & StoreWrites<R> & StoreControl
+
+// The store over one SQLite connection: its repositories, and scripts run synchronously in a
+// transaction taken at once (BEGIN IMMEDIATE), so that concurrent writers queue on busy_timeout.
+// A script has run when write() returns, and the promise only carries its outcome; a shared
+// write instead joins the group commit of the moment (src/db/group-commit.ts) as a bare write.
+export function createSqliteStore<R extends object>(db: Database, repositories: R): SqliteStore<R> {
+  const shared = createGroupCommit(db)
+  return {
+    ...repositories,
+    kind: 'sqlite',
+    write<T>(script: (tx: R) => TxScript<T>, opts: WriteOptions = {}): Promise<T> {
+      const run = () => runScript(script(repositories))
+      if (opts.shared) return shared(run, 'bare')
+      try {
+        return Promise.resolve(writeTx(db, run))
+      } catch (e) {
+        return Promise.reject(e)
+      }
+    },
+    close: () => db.close(),
+  }
+}

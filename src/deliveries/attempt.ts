@@ -1,0 +1,117 @@
+import type { ChannelsRepo } from '../channels/repo.ts'
+import { use, type StoreWrites, type TxScript } from '../db/store.ts'
+import type { JobQueue } from '../jobs/queue.ts'
+import type { JobsRepo } from '../jobs/repo.ts'
+import type { Logger } from '../log.ts'
+import { DeliveryFailure } from '../net/guard.ts'
+import type { RankingRepo } from '../servers/repo.ts'
+import { channelTarget, type ChannelDeps, type ChannelTarget } from './channel.ts'
+import type { DeliveryGate } from './gate.ts'
+import { DELIVERY_JOB, type DeliveriesRepo, type Delivery } from './repo.ts'
+import type { DeliveryStatus } from './schema.ts'
+
+export interface DeliveriesTx {
+  deliveries: DeliveriesRepo
+  channels: ChannelsRepo
+  jobs: JobsRepo
+}
+
+export interface DeliveryDeps extends ChannelDeps {
+  store: DeliveriesTx & StoreWrites<DeliveriesTx> & { ranking: RankingRepo }
+  log: Logger
+  deliveryGate: DeliveryGate
+}
+
+// Payload of a delivery job. `series`: the attempt number that began the series this job belongs
+// to (absent = 1); a job of an older series than the delivery's is stale and ends quietly.
+export interface DeliveryJob {
+  deliveryId: string
+  series?: number
+}
+
+// How long a job that found its target busy waits at most; it is woken as soon as a slot frees.
+const PARK_MS = 30_000
+
+export interface AttemptResult {
+  status: Exclude<DeliveryStatus, 'pending'>
+  error: string | null
+  durationMs: number
+  nextAttemptAt: number | null
+}
+
+// The attempt after the delivery's last one, from the row as it is now.
+function* startAttempt(tx: DeliveriesTx, id: string, at: number): TxScript<{ id: number; attempt: number; seriesStart: number }> {
+  const d = yield* use(tx.deliveries.get(id))
+  if (!d) throw new Error(`delivery ${id} is gone`)
+  return { ...(yield* use(tx.deliveries.startAttempt(d, at))), seriesStart: d.seriesStart }
+}
+
+// Runs one attempt and records it: the attempt row is written 'pending' before anything is sent
+// (so a crash leaves a trace that the next run closes as interrupted) and closed with the outcome.
+// After a failure: the next retry of the series, or gave_up once the schedule is spent (a test,
+// or a failure that retrying cannot fix, ends at once).
+export async function attempt(deps: DeliveryDeps, d: Delivery, channel: ChannelTarget | null): Promise<AttemptResult> {
+  const started = await deps.store.write((tx) => startAttempt(tx, d.id, deps.clock.now()))
+  const t0 = performance.now()
+  let error: string | null = null
+  let httpStatus: number | null = null
+  let final = false
+  try {
+    if (!channel) throw new DeliveryFailure(`the ${d.channel === 'webhook' ? 'webhook' : 'Votifier target'} was removed from the server's settings`, { final: true })
+    httpStatus = (await channel.send()).httpStatus
+  } catch (e) {
+    if (e instanceof DeliveryFailure) {
+      error = e.message
+      httpStatus = e.detail.httpStatus ?? null
+      final = e.detail.final ?? false
+    } else {
+      deps.log.error('delivery attempt crashed', { deliveryId: d.id, error: e })
+      error = `internal error: ${e instanceof Error ? e.message : String(e)}`
+    }
+  }
+  const durationMs = Math.round(performance.now() - t0)
+  const now = deps.clock.now()
+  const delays = deps.config.deliveries.retry_delays
+  const inSeries = started.attempt - started.seriesStart + 1
+  let status: AttemptResult['status'] = 'succeeded'
+  let nextAttemptAt: number | null = null
+  if (error !== null) {
+    if (d.test) status = 'failed'
+    else if (final || inSeries > delays.length) status = 'gave_up'
+    else {
+      status = 'failed'
+      nextAttemptAt = now + delays[inSeries - 1]
+    }
+  }
+  await deps.store.write(function* (tx) {
+    yield* use(tx.deliveries.endAttempt(started.id, { status, error, httpStatus, durationMs, nextAttemptAt }))
+    yield* use(tx.deliveries.setStatus(d.id, status, nextAttemptAt, now))
+  })
+  if (status === 'gave_up') deps.log.warn('delivery gave up', { deliveryId: d.id, channel: d.channel, attempt: started.attempt, error })
+  else if (error) deps.log.info('delivery attempt failed', { deliveryId: d.id, channel: d.channel, attempt: started.attempt, error })
+  return { status, error, durationMs, nextAttemptAt }
+}
+
+// The handler of 'delivery' jobs. The job row is the durable promise of the next attempt: it
+// stays (with its run time moved to the next retry) until the delivery succeeds or gives up. A
+// process that dies mid-attempt leaves the job leased; the next start releases it and the
+// attempt runs again.
+export function registerDeliveryWork(queue: JobQueue, deps: DeliveryDeps): void {
+  queue.handle<DeliveryJob>(DELIVERY_JOB, async (job) => {
+    const d = await deps.store.deliveries.get(job.payload.deliveryId)
+    // Gone with its server, a test (never retried), or superseded by a redeliver: nothing to do.
+    if (!d || d.test || (job.payload.series ?? 1) !== d.seriesStart) return
+    if (d.status === 'succeeded' || d.status === 'gave_up') return
+    const channel = await channelTarget(deps, d)
+    if (channel && !deps.deliveryGate.enter(channel.target)) {
+      deps.deliveryGate.park(job.id, channel.target)
+      return { retryAt: deps.clock.now() + PARK_MS, error: `waiting for a free slot to ${channel.target}` }
+    }
+    try {
+      const result = await attempt(deps, d, channel)
+      if (result.nextAttemptAt !== null) return { retryAt: result.nextAttemptAt, error: result.error ?? undefined }
+    } finally {
+      if (channel) deps.deliveryGate.leave(channel.target)
+    }
+  })
+}

@@ -1,0 +1,56 @@
+import { t } from 'elysia'
+import { channelSchema } from '../channels/schema.ts'
+
+// Bodies and answers of the Test button, the Deliveries tab and redeliver.
+
+const statusSchema = (options?: { error: string }) =>
+  t.Union([t.Literal('succeeded'), t.Literal('failed'), t.Literal('gave_up'), t.Literal('pending')], options)
+const StatusValue = statusSchema()
+// A delivery's, or an attempt's: `pending` while an attempt is due or running.
+export type DeliveryStatus = typeof StatusValue.static
+
+const ErrorText = t.Union([t.String(), t.Null()])
+
+export const TestBody = t.Optional(t.Nullable(t.Object({ pseudo: t.Optional(t.String({ maxLength: 64 })) })))
+
+export const TestResult = t.Object({
+  channel: channelSchema(),
+  status: t.Union([t.Literal('succeeded'), t.Literal('failed')]),
+  error: ErrorText,
+  durationMs: t.Integer(),
+})
+export type TestResult = typeof TestResult.static
+
+export const TestResponse = t.Object({ ok: t.Literal(true), results: t.Array(TestResult) })
+
+export const AttemptItem = t.Object({
+  id: t.String(), deliveryId: t.String(), voteId: t.Union([t.String(), t.Null()]), pseudo: t.String(),
+  channel: channelSchema(), test: t.Boolean(), attempt: t.Integer(),
+  seriesAttempt: t.Integer({ description: 'the attempt\'s place in its series: a redeliver starts a new series at 1 while `attempt` goes on' }), status: StatusValue,
+  error: ErrorText, httpStatus: t.Union([t.Integer(), t.Null()]), durationMs: t.Union([t.Integer(), t.Null()]),
+  startedAt: t.String(), nextAttemptAt: t.Union([t.String(), t.Null()]),
+})
+
+export const AttemptQuery = t.Object({
+  limit: t.Optional(t.String()),
+  before: t.Optional(t.String()),
+  channel: t.Optional(channelSchema({ error: 'channel must be "votifier" or "webhook"' })),
+  status: t.Optional(statusSchema({ error: 'status must be one of succeeded, failed, gave_up, pending' })),
+})
+
+export const AttemptPage = t.Object({
+  ok: t.Literal(true),
+  deliveries: t.Array(AttemptItem),
+  next: t.Union([t.String(), t.Null()]),
+  attemptsPerSeries: t.Integer({ description: 'attempts in a full series: 1 + the retries of deliveries.retry_delays (8 by default)' }),
+})
+
+export const RedeliverParams = t.Object({ slug: t.String(), id: t.String() })
+
+export const Redelivered = t.Object({
+  ok: t.Literal(true),
+  delivery: t.Object({
+    id: t.String(), channel: channelSchema(), status: t.Literal('pending'),
+    nextAttempt: t.Integer(), nextAttemptAt: t.String(),
+  }),
+})

@@ -1,0 +1,61 @@
+import type { Database } from 'bun:sqlite'
+import type { AttemptRow, DeliveriesRepo, Delivery, VoteEvent } from './repo.ts'
+
+const INTERRUPTED = 'interrupted: votelist stopped during this attempt, so its outcome is unknown (a queued delivery is tried again)'
+
+export function sqliteDeliveriesRepo(db: Database) {
+  const insert = db.prepare(`INSERT INTO delivery (id, server_id, vote_id, channel, test, pseudo, payload, status, next_attempt_at, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`)
+  const get = db.prepare(`SELECT id, server_id AS serverId, vote_id AS voteId, channel, test, pseudo, payload, status, attempts,
+    series_start AS seriesStart, next_attempt_at AS nextAttemptAt, created_at AS createdAt FROM delivery WHERE id = ?`)
+  const closeInterrupted = db.prepare(`UPDATE delivery_attempt SET status = 'failed', error = ?2, next_attempt_at = ?3
+    WHERE delivery_id = ?1 AND status = 'pending'`)
+  const closeAllInterrupted = db.prepare(`UPDATE delivery_attempt SET status = 'failed', error = ?1,
+      next_attempt_at = CASE WHEN (SELECT test FROM delivery WHERE id = delivery_id) = 1 THEN NULL ELSE ?2 END
+    WHERE status = 'pending'`)
+  const failInterruptedTests = db.prepare(`UPDATE delivery SET status = 'failed', updated_at = ?1 WHERE test = 1 AND status = 'pending'`)
+  const hasPending = db.prepare(`SELECT 1 FROM delivery_attempt WHERE delivery_id = ? AND status = 'pending' LIMIT 1`)
+  const insertAttempt = db.prepare(`INSERT INTO delivery_attempt (delivery_id, server_id, attempt, series_start, status, started_at)
+    VALUES (?, ?, ?, ?, 'pending', ?)`)
+  const countAttempt = db.prepare('UPDATE delivery SET attempts = ?2, updated_at = ?3 WHERE id = ?1')
+  const endAttempt = db.prepare(`UPDATE delivery_attempt SET status = $status, error = $error, http_status = $httpStatus,
+    duration_ms = $durationMs, next_attempt_at = $nextAttemptAt WHERE id = $id`)
+  const setStatus = db.prepare('UPDATE delivery SET status = ?2, next_attempt_at = ?3, updated_at = ?4 WHERE id = ?1')
+  const newSeries = db.prepare(`UPDATE delivery SET status = 'pending', series_start = ?2, next_attempt_at = ?3, updated_at = ?3 WHERE id = ?1`)
+  const list = db.prepare(`SELECT a.id, a.delivery_id AS deliveryId, d.vote_id AS voteId, d.pseudo, d.channel, d.test, a.attempt,
+      a.attempt - a.series_start + 1 AS seriesAttempt, a.status, a.error, a.http_status AS httpStatus, a.duration_ms AS durationMs,
+      a.started_at AS startedAt, a.next_attempt_at AS nextAttemptAt
+    FROM delivery_attempt a JOIN delivery d ON d.id = a.delivery_id
+    WHERE a.server_id = $serverId AND a.id < $before AND ($channel IS NULL OR d.channel = $channel) AND ($status IS NULL OR a.status = $status)
+    ORDER BY a.id DESC LIMIT $limit`)
+  return {
+    get(id) {
+      const row = get.get(id) as (Omit<Delivery, 'payload' | 'test'> & { payload: string; test: number }) | null
+      return row && { ...row, test: row.test === 1, payload: JSON.parse(row.payload) as VoteEvent }
+    },
+    startAttempt(d, at) {
+      closeInterrupted.run(d.id, INTERRUPTED, at)
+      const attempt = d.attempts + 1
+      const id = Number(insertAttempt.run(d.id, d.serverId, attempt, d.seriesStart, at).lastInsertRowid)
+      countAttempt.run(d.id, attempt, at)
+      return { id, attempt }
+    },
+    closeInterrupted(at) {
+      failInterruptedTests.run(at)
+      return closeAllInterrupted.run(INTERRUPTED, at).changes
+    },
+    endAttempt(attemptId, end) {
+      endAttempt.run({ id: attemptId, ...end })
+    },
+    setStatus: (id, status, nextAttemptAt, at) => { setStatus.run(id, status, nextAttemptAt, at) },
+    attemptInProgress: (id) => hasPending.get(id) !== null,
+    startSeries: (id, seriesStart, at) => { newSeries.run(id, seriesStart, at) },
+    attempts(serverId, before, limit, filter = {}) {
+      const rows = list.all({ serverId, before, limit, channel: filter.channel ?? null, status: filter.status ?? null })
+      return (rows as (Omit<AttemptRow, 'test'> & { test: number })[]).map((r) => ({ ...r, test: r.test === 1 }))
+    },
+    insert(d) {
+      insert.run(d.id, d.serverId, d.voteId, d.channel, d.test ? 1 : 0, d.pseudo, JSON.stringify(d.payload), d.at, d.at, d.at)
+    },
+  } satisfies DeliveriesRepo
+}

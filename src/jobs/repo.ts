@@ -1,0 +1,43 @@
+import type { Awaitable } from '../db/store.ts'
+
+// The durable job queue's table. `enqueue` can be called from a transaction script: the row that
+// needs work and its job then commit together (the outbox pattern).
+
+export interface Job<P = unknown> {
+  id: number
+  kind: string
+  payload: P
+  runAt: number
+  attempts: number // including the current one
+  lastError: string | null
+}
+
+export interface NewJob {
+  kind: string
+  payload?: unknown
+  runAt?: number // default: due at once
+}
+
+export interface JobCounts {
+  total: number
+  due: number
+  leased: number
+}
+
+export interface JobsRepo {
+  // Returns the job's id.
+  enqueue(job: NewJob, at: number): Awaitable<number>
+  // Leases up to `limit` jobs of these kinds due at `now` until `leaseUntil`, oldest first,
+  // counting an attempt for each.
+  claim(c: { kinds: readonly string[]; now: number; leaseUntil: number; limit: number }): Awaitable<Job[]>
+  remove(id: number): Awaitable<void>
+  // Runs the job again at `runAt`, its lease dropped.
+  reschedule(id: number, runAt: number, error: string | null): Awaitable<void>
+  // Makes a waiting job due now; false when it is gone, leased or already due.
+  hasten(id: number, now: number): Awaitable<boolean>
+  // Drops every lease; returns how many there were.
+  releaseLeases(): Awaitable<number>
+  counts(now: number): Awaitable<JobCounts>
+  // `fn` runs once a job due at once (enqueued, or hastened) is committed.
+  onDue(fn: () => void): void
+}

@@ -1,0 +1,61 @@
+import { Elysia } from 'elysia'
+import type { Clock } from '../clock.ts'
+import { then } from '../db/store.ts'
+import { ApiError, invalidParameter } from '../http/errors.ts'
+import { enforceRateLimit, type SlidingWindowLimiter } from '../http/rate-limit.ts'
+import type { KeyCache } from './cache.ts'
+import type { LiveKey } from './repo.ts'
+
+export interface KeyedDeps {
+  clock: Clock
+  keyCache: KeyCache
+  limits: { keyed: SlidingWindowLimiter }
+}
+
+interface Keyed {
+  apiKey: LiveKey
+}
+
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="votelist API"' }
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
+
+// The key a request presents: query `key`, header `X-Api-Key` or `Authorization: Bearer`.
+// Empty values count as absent; an Authorization header of another scheme is ignored (it may
+// belong to a proxy in front). Several placements must carry the same key.
+export function presentedKey(request: Request, queryKey: string | undefined): string | null {
+  const header = request.headers.get('x-api-key') || null
+  const auth = request.headers.get('authorization')
+  const bearer = auth ? (BEARER.exec(auth)?.[1] ?? null) : null
+  const key = queryKey || header || bearer
+  if ((header !== null && header !== key) || (bearer !== null && bearer !== key)) {
+    throw invalidParameter('key: the API key is given in several places (key, X-Api-Key, Authorization) with different values; give it once')
+  }
+  return key
+}
+
+// `keyed: true` on a route: the API key is required and resolved to `apiKey` (the key id and
+// its server; not `server`, which Elysia reserves), and limits.keyed_per_minute applies per key
+// with RateLimit-* headers on every answer (429 RATE_LIMITED with Retry-After past it).
+// It runs as a transform, before the query is validated: an unauthenticated request gets 401
+// whatever else is wrong with it, and every keyed request, valid or not, counts.
+export const keyedAuth = (deps: KeyedDeps) =>
+  new Elysia({ name: 'keys.keyed-auth' }).macro({
+    keyed: {
+      transform(c) {
+        const secret = presentedKey(c.request, (c.query as { key?: string }).key)
+        if (secret === null) {
+          throw new ApiError(401, 'MISSING_KEY', 'an API key is required: query parameter key, header X-Api-Key or Authorization: Bearer <key>', {}, CHALLENGE)
+        }
+        const now = deps.clock.now()
+        // Synchronous while the key cache answers from memory, as it does for a polling plugin.
+        return then(deps.keyCache.resolve(secret, now), (apiKey) => {
+          if (!apiKey) throw new ApiError(401, 'INVALID_KEY', 'the API key is unknown or revoked', {}, CHALLENGE)
+          Object.assign(c.set.headers, enforceRateLimit(deps.limits.keyed, apiKey.id, now))
+          ;(c as unknown as Keyed).apiKey = apiKey
+        })
+      },
+      // The transform above already put apiKey on the context; this only gives it its type.
+      resolve: (c) => ({ apiKey: (c as unknown as Keyed).apiKey }),
+      detail: { security: [{ ApiKeyHeader: [] }, { BearerKey: [] }, { ApiKeyQuery: [] }] },
+    },
+  })

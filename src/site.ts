@@ -1,0 +1,61 @@
+import { HashGate } from './accounts/hash-gate.ts'
+import { FAILED_LOGIN_WINDOW_MS } from './accounts/service.ts'
+import { registerSessionWork } from './accounts/session.ts'
+import { registerCaptchaWork } from './captcha/service.ts'
+import { registerDeliveryWork } from './deliveries/attempt.ts'
+import { createDeliveryGate } from './deliveries/gate.ts'
+import { SlidingWindowLimiter } from './http/rate-limit.ts'
+import { createJobQueue, registerQueueDrain } from './jobs/queue.ts'
+import { createScheduler } from './jobs/scheduler.ts'
+import { createKeyCache, registerKeyWork } from './keys/cache.ts'
+import { systemLookup, type Lookup } from './net/guard.ts'
+import type { StoreRuntime } from './runtime.ts'
+import { registerStatsWork } from './stats/round.ts'
+import type { Store } from './store.ts'
+
+// What only a running site needs beside its store: the job queue and the scheduler that owns
+// every timer, the rate limiters, the API keys' cache and the gates that bound password hashes
+// and delivery attempts. Creating it starts nothing; serve (src/serve.ts) starts the work.
+export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?: Lookup } = {}) {
+  const { config, clock, log, store } = rt
+  const queue = createJobQueue(store.jobs, clock, log)
+  return {
+    ...rt,
+    queue,
+    scheduler: createScheduler(clock, log),
+    // Name resolution for the save-time target checks (servers, webhook, Votifier); tests inject
+    // one that never leaves the machine.
+    lookup: opts.lookup ?? systemLookup,
+    limits: {
+      keyed: new SlidingWindowLimiter(config.limits.keyed_per_minute),
+      public: new SlidingWindowLimiter(config.limits.public_per_minute),
+      login: new SlidingWindowLimiter(config.accounts.login_attempts_per_minute),
+      failedLogins: new SlidingWindowLimiter(config.accounts.failed_logins_per_account, FAILED_LOGIN_WINDOW_MS),
+      votes: new SlidingWindowLimiter(config.limits.vote_attempts_per_minute),
+      testVotes: new SlidingWindowLimiter(config.limits.test_votes_per_minute),
+    },
+    hashGate: new HashGate(config.accounts.hash_concurrency),
+    // hash → live API key; the revoke route calls keyCache.forgetKey(id).
+    keyCache: createKeyCache(store),
+    // Bounds delivery attempts in flight; a job parked for a busy target is woken through the queue.
+    deliveryGate: createDeliveryGate(
+      { total: config.deliveries.concurrency, perTarget: config.deliveries.per_target_concurrency },
+      (jobId) => queue.hasten(jobId),
+    ),
+  }
+}
+export type Site<S extends Store = Store> = ReturnType<typeof createSite<S>>
+
+// Every periodic task and job handler of the running site, each registered by its feature.
+export function registerSiteWork(site: Site): void {
+  registerQueueDrain(site.scheduler, site.queue)
+  registerDeliveryWork(site.queue, site)
+  // Every limiter of the site forgets its idle keys once a minute.
+  site.scheduler.every('limits.sweep', 60_000, (now) => {
+    for (const limiter of Object.values(site.limits)) limiter.sweep(now)
+  })
+  registerKeyWork(site.scheduler, site.keyCache)
+  registerSessionWork(site.scheduler, site)
+  registerStatsWork(site.scheduler, site)
+  registerCaptchaWork(site.scheduler, site)
+}

@@ -1,0 +1,84 @@
+import type { SessionsRepo, SettingsRepo, UsersRepo } from './accounts/repo.ts'
+import { sqliteSessionsRepo, sqliteSettingsRepo, sqliteUsersRepo } from './accounts/sqlite-repo.ts'
+import type { CaptchaRepo } from './captcha/repo.ts'
+import { sqliteCaptchaRepo } from './captcha/sqlite-repo.ts'
+import type { ChannelsRepo } from './channels/repo.ts'
+import { sqliteChannelsRepo } from './channels/sqlite-repo.ts'
+import { migrate } from './db/migrate.ts'
+import { openDatabase } from './db/open.ts'
+import { createSqliteStore } from './db/sqlite-store.ts'
+import type { StoreControl, StoreWrites } from './db/store.ts'
+import type { DeliveriesRepo } from './deliveries/repo.ts'
+import { sqliteDeliveriesRepo } from './deliveries/sqlite-repo.ts'
+import type { JobsRepo } from './jobs/repo.ts'
+import { sqliteJobsRepo } from './jobs/sqlite-repo.ts'
+import type { KeysRepo } from './keys/repo.ts'
+import { sqliteKeysRepo } from './keys/sqlite-repo.ts'
+import type { RankingRepo, ServersRepo } from './servers/repo.ts'
+import { sqliteRankingRepo } from './servers/sqlite-ranking.ts'
+import { sqliteServersRepo } from './servers/sqlite-repo.ts'
+import type { StatsRepo } from './stats/repo.ts'
+import { sqliteStatsRepo } from './stats/sqlite-repo.ts'
+import type { VerificationRepo } from './verification/repo.ts'
+import { sqliteVerificationRepo } from './verification/sqlite-repo.ts'
+import type { VotesRepo } from './votes/repo.ts'
+import { sqliteVotesRepo } from './votes/sqlite-repo.ts'
+
+// Every repository of the site, one per group of tables: the only code with SQL.
+export interface Repositories {
+  settings: SettingsRepo
+  users: UsersRepo
+  sessions: SessionsRepo
+  servers: ServersRepo
+  ranking: RankingRepo
+  keys: KeysRepo
+  votes: VotesRepo
+  verification: VerificationRepo
+  channels: ChannelsRepo
+  deliveries: DeliveriesRepo
+  jobs: JobsRepo
+  stats: StatsRepo
+  captcha: CaptchaRepo
+}
+
+// The database as the code sees it: the repositories, and write() for what must be atomic.
+export type Store = Repositories & StoreWrites<Repositories> & StoreControl
+
+type Database = ReturnType<typeof openDatabase>
+
+// The SQLite implementation of every repository, on one connection.
+function sqliteRepositories(db: Database) {
+  return {
+    settings: sqliteSettingsRepo(db),
+    users: sqliteUsersRepo(db),
+    sessions: sqliteSessionsRepo(db),
+    servers: sqliteServersRepo(db),
+    ranking: sqliteRankingRepo(db),
+    keys: sqliteKeysRepo(db),
+    votes: sqliteVotesRepo(db),
+    verification: sqliteVerificationRepo(db),
+    channels: sqliteChannelsRepo(db),
+    deliveries: sqliteDeliveriesRepo(db),
+    jobs: sqliteJobsRepo(db),
+    stats: sqliteStatsRepo(db),
+    captcha: sqliteCaptchaRepo(db),
+  } satisfies Repositories
+}
+
+// The store over an open, migrated SQLite database. Its repositories answer plain values, which
+// its type keeps (tests read them without awaiting).
+export const sqliteStore = (db: Database) => createSqliteStore(db, sqliteRepositories(db))
+export type SqliteStore = ReturnType<typeof sqliteStore>
+
+// Opens the SQLite file, applies the migrations it lacks and builds the store. `migrated`: the
+// migrations applied now.
+export function openSqliteStore(path: string, now: number): { store: SqliteStore; migrated: string[] } {
+  const db = openDatabase(path)
+  try {
+    const migrated = migrate(db, undefined, now)
+    return { store: sqliteStore(db), migrated }
+  } catch (e) {
+    db.close()
+    throw e
+  }
+}

@@ -1,0 +1,25 @@
+import { t } from 'elysia'
+import { Iso } from '../http/schema.ts'
+
+// Bodies and answers of the vote form's routes.
+
+export const VoteBody = t.Object({
+  pseudo: t.Optional(t.String({ description: 'The player name: 3–16 of A–Z, a–z, 0–9, _ (Bedrock servers also allow inner spaces and one leading "." or "*").', examples: ['Steve'] })),
+  altcha: t.Optional(t.String({ description: 'The captcha widget\'s answer (base64), required when votes.captcha = "pow".' })),
+  ipv4Token: t.Optional(t.String({ description: 'Dual-stack token from GET {site.ipv4_url}/api/v1/vote-token.' })),
+  ipv6Token: t.Optional(t.String({ description: 'Dual-stack token from GET {site.ipv6_url}/api/v1/vote-token.' })),
+}, { additionalProperties: true })
+
+export const VoteCreated = t.Object({
+  ok: t.Literal(true),
+  vote: t.Object({ id: t.String(), pseudo: t.String(), createdAt: Iso }),
+  nextVoteAt: Iso,
+})
+
+export const AddressTokenBody = t.Object({
+  ok: t.Literal(true),
+  token: t.String(),
+  address: t.String(),
+  family: t.Union([t.Literal(4), t.Literal(6)]),
+  expiresAt: Iso,
+})

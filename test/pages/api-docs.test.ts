@@ -1,0 +1,73 @@
+import { afterAll, expect, test } from 'bun:test'
+import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+
+afterAll(cleanupTemp)
+
+interface Operation {
+  summary: string
+  description: string
+  tags: string[]
+  security: Record<string, string[]>[]
+  parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[]
+  responses: Record<string, { headers?: Record<string, unknown>; content: Record<string, { schema: { examples?: unknown[]; properties?: Record<string, unknown> } }> }>
+}
+
+test('the OpenAPI document lists the four verification endpoints with their parameters, errors and examples', async () => {
+  const app = await testApp(testRuntime())
+  const r = await call(app, 'GET', '/api/docs/json')
+  expect(r.status).toBe(200)
+  const doc = await r.json() as { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } }
+  expect(doc.openapi).toStartWith('3.')
+  const op = (path: string, method: string) => {
+    const o = doc.paths[path]?.[method]
+    expect(o).toBeDefined()
+    return o!
+  }
+  const params = (o: Operation) => Object.fromEntries(o.parameters.map((p) => [p.name, { in: p.in, required: p.required }]))
+  const optional = { in: 'query', required: false }
+
+  const check = op('/api/v1/votes/check', 'get')
+  expect(params(check)).toEqual({ pseudo: optional, ip: optional, window: optional, duration: optional, format: optional, key: optional })
+  const claim = op('/api/v1/votes/claim', 'post')
+  expect(params(claim)).toEqual({ pseudo: { in: 'query', required: true }, window: optional, duration: optional, format: optional, key: optional })
+  expect(params(op('/api/v1/votes', 'get'))).toEqual({ since: optional, limit: optional, key: optional })
+  expect(params(op('/api/v1/server', 'get'))).toEqual({ month: optional, key: optional })
+
+  for (const o of [check, claim, op('/api/v1/votes', 'get'), op('/api/v1/server', 'get')]) {
+    expect(o.summary.length).toBeGreaterThan(0)
+    expect(o.description).toContain('curl')
+    expect(o.description).toContain('RateLimit-Remaining')
+    expect(o.security).toEqual([{ ApiKeyHeader: [] }, { BearerKey: [] }, { ApiKeyQuery: [] }])
+    expect(Object.keys(o.responses).sort()).toEqual(['200', '400', '401', '429'])
+    expect(o.responses['200'].content['application/json'].schema.examples?.length).toBeGreaterThan(0)
+    expect(Object.keys(o.responses['429'].headers!)).toContain('Retry-After')
+  }
+  // The contract's decisions are in the descriptions.
+  expect(check.description).toContain('both')
+  expect(check.parameters.find((p) => p.name === 'window')!.schema.description).toContain('1 to 1440')
+  expect(claim.description).toContain('OLDEST')
+  // format=text is documented as its own content type where it applies.
+  expect(Object.keys(check.responses['200'].content)).toEqual(['application/json', 'text/plain'])
+  expect(Object.keys(claim.responses['200'].content)).toEqual(['application/json', 'text/plain'])
+  expect(Object.keys(check.responses['200'].content['application/json'].schema.properties!)).toEqual(['ok', 'hasVoted', 'pseudo', 'votedAt', 'nextVoteAt', 'claimed', 'window'])
+  expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKeyHeader', 'ApiKeyQuery', 'BearerKey'])
+  // Pages and assets are not API.
+  expect(Object.keys(doc.paths).every((p) => p.startsWith('/api/v1/'))).toBe(true)
+
+  const ui = await call(app, 'GET', '/api/docs')
+  expect(ui.status).toBe(200)
+  expect(ui.headers.get('content-type')).toStartWith('text/html')
+  // The page, rendered by the site from this document (test/pages/api-docs-page.test.ts), links it
+  // by its absolute path.
+  expect(await ui.text()).toContain('<a href="/api/docs/json">')
+})
+
+test('the examples in the document are valid answers of their own schemas', async () => {
+  const { Value } = await import('@sinclair/typebox/value')
+  const s = await import('../../src/verification/schema.ts')
+  for (const schema of [s.CheckResult, s.ClaimResult, s.VoteList, s.ServerStatistics, s.ErrorBody]) {
+    const examples = (schema as { examples?: unknown[] }).examples ?? []
+    expect(examples.length).toBeGreaterThan(0)
+    for (const e of examples) expect(Value.Check(schema, e)).toBe(true)
+  }
+})
