@@ -1,8 +1,8 @@
 import { configSchema, tomlDefault, type Field } from './schema.ts'
 
 // Both documents are written from the one schema, so neither can drift from what the loader
-// accepts: the commented votelist.toml that install.sh puts in /etc/votelist, and the README's
-// configuration reference (test/config/reference.test.ts keeps the README in step).
+// accepts: the commented votelist.toml that install.sh puts in /etc/votelist, and docs/configuration.md's
+// configuration reference (test/config/reference.test.ts keeps that page in step).
 
 const sections = () => Object.entries(configSchema as unknown as Record<string, Record<string, Field<unknown>>>)
 
@@ -47,7 +47,7 @@ export function exampleToml(set: Record<string, string> = {}): string {
 
 const cell = (text: string) => text.replaceAll('|', '\\|')
 
-// The README table: one row per key, in schema order.
+// The docs/configuration.md table: one row per key, in schema order.
 export function referenceMarkdown(): string {
   const rows = ['| Key | Type | Default | Meaning |', '|---|---|---|---|']
   for (const [name, fields] of sections()) {

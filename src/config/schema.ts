@@ -1,5 +1,5 @@
 // The one schema of votelist.toml: every key, its default, how it is checked and what it means.
-// The README's configuration reference is written from this table.
+// The configuration reference (docs/configuration.md) is written from this table.
 
 export class ConfigError extends Error {}
 

@@ -43,7 +43,7 @@ export const HistoryResponse = t.Object({
   step: t.String({ description: 'Size of one slice', examples: ['1 h'] }),
   summary: t.Object({
     avg: t.Number({ description: 'Mean players over every measurement of the range' }),
-    median: t.Number({ description: 'Median players; exact up to 30d, within 1 % beyond (see README)' }),
+    median: t.Number({ description: 'Median players; exact up to 30d, within 1 % beyond (see docs/owners.md, "How the median is computed")' }),
     min: t.Number(),
     peak: t.Number(),
     uptime: t.Number({ description: 'Share of measurements that succeeded, 0–1 (4 decimals)' }),
