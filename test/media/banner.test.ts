@@ -11,9 +11,9 @@ async function setup() {
   const alice = await ownerSession(rt, 'alice@example.com')
   const bob = await ownerSession(rt, 'bob@example.com')
   const { server } = await seedServer(rt, { name: 'Emerald Valley' }, 'alice@example.com')
-  const upload = (bytes: Uint8Array | string, type: string | null, headers = alice.headers, slug = server.slug) =>
+  const upload = (bytes: Uint8Array | string, type: string | null, headers: Record<string, string> = alice.headers, slug = server.slug) =>
     app.handle(new Request(`http://localhost/api/v1/me/servers/${slug}/banner`, {
-      method: 'PUT', body: bytes, headers: { ...headers, ...(type && { 'content-type': type }) },
+      method: 'PUT', body: bytes as BodyInit, headers: { ...headers, ...(type && { 'content-type': type }) },
     }))
   return { rt, app, server, alice, bob, upload }
 }
