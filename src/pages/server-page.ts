@@ -53,7 +53,7 @@ export async function renderServerPage(deps: RankingPageDeps, server: Server, qu
   <p>${renderAddress('server-address', address, server.name)} <span class="muted" data-copy-status="server-address" role="status" aria-live="polite"></span></p>
   <dl class="facts">
     <dt>Edition</dt><dd>${editionLabel(server.edition)}</dd>
-    <dt>Version</dt><dd>${server.version || html`<span class="muted">not given</span>`}</dd>
+    <dt>Version</dt><dd>${server.version || status?.version || html`<span class="muted">not given</span>`}</dd>
     <dt>Game modes</dt><dd>${server.modes.length ? server.modes.join(', ') : html`<span class="muted">not given</span>`}</dd>
     <dt>Website</dt><dd>${website ? html`<a href="${website}" rel="nofollow ugc noopener">${website}</a>` : html`<span class="muted">none</span>`}</dd>
     <dt>Status</dt><dd>${renderStatus(status)}</dd>
