@@ -41,7 +41,7 @@ export function animatedGif(width: number, height: number, frames = 2): Uint8Arr
   ]
   for (let i = 0; i < frames; i++) {
     bytes.push(0x21, 0xf9, 0x04, 0x00, 0x32, 0x00, 0x00, 0x00) // 0.5 s a frame
-    bytes.push(0x2c, ...u16(i), 0, 0, 0, 1, 0, 1, 0, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00)
+    bytes.push(0x2c, ...u16(i), 0, 0, 1, 0, 1, 0, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00) // a 1×1 frame at (i, 0)
   }
   bytes.push(0x3b)
   return Uint8Array.from(bytes)

@@ -17,3 +17,12 @@ export function playersCell(s) {
 }
 
 export const rankText = (/** @type {Server} */ s) => (s.hidden ? 'Hidden' : s.rank === null ? '—' : `#${s.rank}`)
+
+// The server's icon (decorative: its name is beside it). A hidden server's public icon answers
+// "not found": the site's default icon stands in.
+/** @param {Server} s */
+export function serverIcon(s) {
+  const img = h('img', { class: 'server-icon dashboard-icon', src: s.iconUrl, width: '64', height: '64', alt: '' })
+  img.addEventListener('error', () => { img.src = '/assets/default-icon.png' }, { once: true })
+  return img
+}

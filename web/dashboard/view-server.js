@@ -3,11 +3,12 @@
 // (each has its own address), the current one marked aria-current.
 import { del, get, patch, serverPath } from './api.js'
 import { announce, h, replace } from './dom.js'
+import { bannerSection } from './banner-section.js'
 import { actionButton } from './forms.js'
 import { serverForm } from './server-form.js'
 import { renderApiTab } from './view-api.js'
 import { renderDeliveriesTab } from './view-deliveries.js'
-import { playersCell, rankText, serverHref } from './server-summary.js'
+import { playersCell, rankText, serverHref, serverIcon } from './server-summary.js'
 /** @import { Ctx, Stop } from './app.js' */
 /** @import { Child } from '../types/dom' */
 /** @import { ServerDetail, ServerDetailAnswer } from '../types/api' */
@@ -67,7 +68,7 @@ function overviewTab(ctx, server, refresh) {
         await refresh(server.slug)
       }))
     : null
-  return [links, edit, adminTools, danger]
+  return [links, edit, bannerSection(server, refresh), adminTools, danger]
 }
 
 /**
@@ -92,7 +93,7 @@ export async function renderServer(ctx, el, slug, tab) {
     replace(el,
       h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: '/dashboard' }, 'My servers')),
       h('div', { class: 'page-header' },
-        h('h1', { tabindex: '-1' }, server.name),
+        h('div', { class: 'server-title' }, serverIcon(server), h('h1', { tabindex: '-1' }, server.name)),
         h('div', { class: 'pills' },
           h('span', { class: `pill pill-${server.edition}` }, server.edition === 'java' ? 'Java' : 'Bedrock'),
           server.hidden ? h('span', { class: 'pill pill-hidden' }, 'Hidden') : null)),

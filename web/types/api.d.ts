@@ -95,8 +95,25 @@ export interface Server {
   totalVotes: number
   voteUrl: string
   badgeUrl: string
+  iconUrl: string
+  bannerUrl: string | null
   createdAt: string
   updatedAt: string
+}
+
+/** @answer PUT /api/v1/me/servers/{slug}/banner 200 */
+export interface BannerAnswer {
+  ok: true
+  banner: Banner
+}
+
+/** @answer PUT /api/v1/me/servers/{slug}/banner 200 banner */
+export interface Banner {
+  url: string
+  type: string
+  width: number
+  height: number
+  size: number
 }
 
 /**
