@@ -46,7 +46,7 @@ export function voteRoutes(rt: VoteRoutesDeps) {
       query: PageQuery,
       detail: {
         summary: 'Vote page',
-        description: 'HTML. The vote form of a listed server; `pseudo` pre-fills the player name. The form posts to POST /serveur/{slug}/voter.',
+        description: 'HTML. The vote form of a listed server; `pseudo` pre-fills the player name. The captcha starts solving when the page opens. The form posts to POST /serveur/{slug}/voter; after a vote (`?vote=<id>`) the page is the thank-you with the next vote time instead of the form.',
         tags: ['Pages'],
       },
     })
