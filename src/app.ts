@@ -10,6 +10,7 @@ import { bodyLimit } from './http/body-limit.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { keyRoutes } from './keys/routes.ts'
+import { ownershipRoutes } from './ownership/routes.ts'
 import { webDir } from './paths.ts'
 import { apiDocs } from './pages/api-docs.ts'
 import { pageForError } from './pages/layout.ts'
@@ -46,6 +47,7 @@ export async function createApp(site: Site) {
     .use(serverRoutes(site))
     .use(keyRoutes(site))
     .use(channelRoutes(site))
+    .use(ownershipRoutes(site))
     .use(deliveryRoutes(site))
     .use(statsRoutes(site))
     .use(vendorRoutes())

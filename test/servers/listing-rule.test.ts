@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createUser } from '../../src/accounts/service.ts'
+import type { UnlistedReason } from '../../src/servers/repo.ts'
 import type { ServerCreate } from '../../src/servers/schema.ts'
 import { createServer, updateServer } from '../../src/servers/service.ts'
 import { cleanupTemp, testLookup, testRuntime, type TestRuntime } from '../helpers.ts'
@@ -28,7 +29,7 @@ function publicView(rt: TestRuntime, slug: string) {
   }
 }
 const listed = { reason: null, page: true, vote: true, ranked: true, rank: true, pinged: true }
-const off = (reason: string) => ({ reason, page: false, vote: false, ranked: false, rank: false, pinged: false })
+const off = (reason: UnlistedReason) => ({ reason, page: false, vote: false, ranked: false, rank: false, pinged: false })
 
 describe('which servers the public sees', () => {
   test('without require_verification: every server not hidden, verified or not; the ranking marks the verified', async () => {
