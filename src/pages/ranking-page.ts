@@ -6,6 +6,7 @@ import { EDITIONS } from '../servers/schema.ts'
 import { formatCount, formatMonth, shiftMonth } from './format.ts'
 import { html, type Html } from './html.ts'
 import { renderLayout } from './layout.ts'
+import { renderVerifiedMark } from './verified-mark.ts'
 import { editionParam, modeParam, monthParam, pageParam, SEARCH_MAX, searchParam, type Query } from './query.ts'
 
 export const PAGE_SIZE = 50
@@ -62,7 +63,7 @@ export async function renderRankingPage(deps: RankingPageDeps, query: Query): Pr
   <tbody>
 ${rows.map((r, i) => html`<tr>
     <td class="num">${r.rank}</td>
-    <td><a href="/serveur/${r.slug}${isCurrent ? '' : `?month=${month}`}">${r.name}</a>${renderPills(listings[i].edition, listings[i].modes)}</td>
+    <td><a href="/serveur/${r.slug}${isCurrent ? '' : `?month=${month}`}">${r.name}</a>${renderVerifiedMark(r.verified)}${renderPills(listings[i].edition, listings[i].modes)}</td>
     <td class="hide-narrow">${renderPlayers(listings[i].status)}</td>
     <td class="num">${formatCount(r.votes)}</td>
   </tr>

@@ -6,6 +6,7 @@ import { html, safeUrl } from './html.ts'
 import { renderLayout, summarize } from './layout.ts'
 import { monthParam, type Query } from './query.ts'
 import { editionLabel, renderPills, renderPlayers, type RankingPageDeps } from './ranking-page.ts'
+import { renderVerifiedMark } from './verified-mark.ts'
 
 function renderStatus(status: ServerStatus | null) {
   if (!status) return html`<span class="status status-unknown">Not measured yet</span>`
@@ -34,7 +35,7 @@ export async function renderServerPage(deps: RankingPageDeps, server: Server, qu
   const body = html`<nav class="muted" aria-label="Breadcrumb"><a href="/">Ranking</a> › ${server.name}</nav>
 
 <section class="card">
-  <h1>${server.name}</h1>
+  <h1>${server.name}${renderVerifiedMark(server.verifiedAt !== null)}</h1>
   ${renderPills(server.edition, server.modes)}
   <p>${ranked
     ? html`<strong>Rank ${ranked.rank}</strong> in ${label} with <strong>${formatCount(ranked.votes)}</strong> ${ranked.votes === 1 ? 'vote' : 'votes'}.`

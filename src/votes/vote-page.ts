@@ -7,6 +7,7 @@ import { formatUtc } from '../pages/format.ts'
 import { html } from '../pages/html.ts'
 import { renderLayout } from '../pages/layout.ts'
 import { editionLabel } from '../pages/ranking-page.ts'
+import { renderVerifiedMark } from '../pages/verified-mark.ts'
 
 export interface VotePageState {
   pseudo: string // pre-filled
@@ -49,7 +50,7 @@ export function renderVotePage(config: Config, server: Server, state: VotePageSt
 
   const body = html`<nav class="muted" aria-label="Breadcrumb"><a href="/">Ranking</a> › <a href="${base}">${server.name}</a> › Vote</nav>
 <div class="narrow">
-<h1>Vote for ${server.name}</h1>
+<h1>Vote for ${server.name}${renderVerifiedMark(server.verifiedAt !== null)}</h1>
 ${renderNotice(state, server, config.votes.interval_minutes)}
 <form class="card" method="post" action="${base}/voter" data-vote-form${dualStack ? html` data-ipv4-url="${config.site.ipv4_url}" data-ipv6-url="${config.site.ipv6_url}"` : ''}>
   <div class="field">

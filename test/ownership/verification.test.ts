@@ -22,6 +22,14 @@ async function site(config: Record<string, Record<string, unknown>> = {}) {
   return { rt, app, alice: as(app, alice.headers) }
 }
 
+const MARK = '<span class="verified" title="The owner proved they run this server"><span aria-hidden="true">✓</span> Verified</span>'
+// Whether the ranking, the server page and the vote page show the verified mark by the name.
+const marks = async (app: Parameters<typeof call>[0], slug: string, name: string) => ({
+  ranking: (await (await call(app, 'GET', '/')).text()).includes(`${name}</a> ${MARK}`),
+  page: (await (await call(app, 'GET', `/serveur/${slug}`)).text()).includes(MARK),
+  votePage: (await (await call(app, 'GET', `/serveur/${slug}/voter`)).text()).includes(MARK),
+})
+
 const publicStatuses = async (app: Parameters<typeof call>[0], slug: string) => ({
   page: (await call(app, 'GET', `/serveur/${slug}`)).status,
   votePage: (await call(app, 'GET', `/serveur/${slug}/voter`)).status,
@@ -68,6 +76,8 @@ describe('proving ownership through the MOTD', () => {
     expect(detail).toMatchObject({ verified: true, verifiedAt: proved.body.verifiedAt, listed: true, unlistedReason: null, rank: 1 })
     expect(await publicStatuses(app, 'emerald-valley')).toEqual({ page: 200, votePage: 200, record: 200, vote: 201, ranked: true })
     expect((await json(await call(app, 'GET', '/api/v1/servers/emerald-valley'))).body.server.verified).toBe(true)
+    expect(await marks(app, 'emerald-valley', 'Emerald Valley')).toEqual({ ranking: true, page: true, votePage: true })
+    expect(await (await call(app, 'GET', '/serveur/emerald-valley')).text()).toContain(`<h1>Emerald Valley ${MARK}</h1>`)
 
     // The token removed: a check fails but the listing stays verified.
     mc.setMotd('Emerald Valley')
@@ -88,6 +98,7 @@ describe('proving ownership through the MOTD', () => {
     await alice('POST', '/api/v1/me/servers', { name: 'Stone Isle', host: '127.0.0.1', port: bedrock.port, edition: 'bedrock' })
     // Without require_verification an unverified server is listed.
     expect(await publicStatuses(app, 'stone-isle')).toMatchObject({ page: 200, votePage: 200, record: 200, ranked: true })
+    expect(await marks(app, 'stone-isle', 'Stone Isle')).toEqual({ ranking: false, page: false, votePage: false })
     const { token, instructions } = (await json(await alice('GET', '/api/v1/me/servers/stone-isle/verification'))).body
     expect(instructions[0]).toContain(`"server-name=Dedicated Server ${token}"`)
     const missing = await json(await alice('POST', '/api/v1/me/servers/stone-isle/verification'))
@@ -98,6 +109,7 @@ describe('proving ownership through the MOTD', () => {
     const proved = await json(await alice('POST', '/api/v1/me/servers/stone-isle/verification'))
     expect(proved.body).toMatchObject({ ok: true, verified: true, motd: `Dedicated Server ${token}\nBedrock level` })
     expect((await json(await call(app, 'GET', '/api/v1/servers/stone-isle'))).body.server.verified).toBe(true)
+    expect(await marks(app, 'stone-isle', 'Stone Isle')).toEqual({ ranking: true, page: true, votePage: true })
   })
 
   test('a server that does not answer: 409 with the ping\'s error; the checks are rate limited per server', async () => {
