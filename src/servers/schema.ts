@@ -86,7 +86,10 @@ export type LiveStatusJson = typeof LiveStatusJson.static
 export const ServerAnswer = t.Object({ ok: t.Literal(true), server: OwnerServerJson })
 export const OwnerListItem = t.Composite([OwnerServerJson, LiveStatusJson])
 export const OwnerList = t.Object({ ok: t.Literal(true), servers: t.Array(OwnerListItem) })
+const Owner = t.Object({ id: t.String(), email: t.String() })
+// Another account's listing of the same address, as the admin sees it.
+const AddressConflict = t.Object({ slug: t.String(), name: t.String(), owner: Owner, verified: t.Boolean() })
 export const AdminList = t.Object({
   ok: t.Literal(true),
-  servers: t.Array(t.Composite([OwnerListItem, t.Object({ owner: t.Object({ id: t.String(), email: t.String() }) })])),
+  servers: t.Array(t.Composite([OwnerListItem, t.Object({ owner: Owner, conflicts: t.Array(AddressConflict) })])),
 })

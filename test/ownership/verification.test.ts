@@ -112,6 +112,30 @@ describe('proving ownership through the MOTD', () => {
     expect(await marks(app, 'stone-isle', 'Stone Isle')).toEqual({ ranking: true, page: true, votePage: true })
   })
 
+  test('two accounts list one server: the verified one keeps the address, and the latest proof wins', async () => {
+    const { rt, app, alice } = await site()
+    const bob = as(app, (await ownerSession(rt, 'bob@example.com')).headers)
+    const mc = await started(javaMotdServer('A Minecraft Server'))
+    await alice('POST', '/api/v1/me/servers', { name: 'Real', host: '127.0.0.1', port: mc.port })
+    await bob('POST', '/api/v1/me/servers', { name: 'Copy', host: '127.0.0.1', port: mc.port })
+    const state = async () => ({
+      real: (await publicStatuses(app, 'real')).page, copy: (await publicStatuses(app, 'copy')).page,
+      copyReason: (await json(await bob('GET', '/api/v1/me/servers/copy'))).body.server.unlistedReason,
+      realReason: (await json(await alice('GET', '/api/v1/me/servers/real'))).body.server.unlistedReason,
+    })
+    expect(await state()).toEqual({ real: 200, copy: 200, copyReason: null, realReason: null })
+    const verify = async (who: typeof alice, slug: string) => {
+      mc.setMotd(`Hello ${(await json(await who('GET', `/api/v1/me/servers/${slug}/verification`))).body.token}`)
+      return (await who('POST', `/api/v1/me/servers/${slug}/verification`)).status
+    }
+    expect(await verify(alice, 'real')).toBe(200)
+    expect(await state()).toEqual({ real: 200, copy: 404, copyReason: 'claimed', realReason: null })
+    // The server changed hands: its MOTD now carries Bob's token, and his listing takes the address.
+    expect(await verify(bob, 'copy')).toBe(200)
+    expect(await state()).toEqual({ real: 404, copy: 200, copyReason: null, realReason: 'claimed' })
+    expect((await json(await alice('GET', '/api/v1/me/servers/real/verification'))).body.verified).toBe(false)
+  })
+
   test('a server that does not answer: 409 with the ping\'s error; the checks are rate limited per server', async () => {
     const { alice } = await site({ limits: { verifications_per_minute: 2 } })
     const port = await refusedPort()

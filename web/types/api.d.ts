@@ -90,6 +90,10 @@ export interface Server {
   modes: string[]
   website: string
   hidden: boolean
+  verified: boolean
+  verifiedAt: string | null
+  listed: boolean
+  unlistedReason: UnlistedReason | null
   rank: number | null
   monthlyVotes: number
   totalVotes: number
@@ -98,6 +102,9 @@ export interface Server {
   createdAt: string
   updatedAt: string
 }
+
+// Why a server is off the public site (src/servers/sqlite-listed.ts).
+export type UnlistedReason = 'hidden' | 'claimed' | 'unverified'
 
 /**
  * A server in the owner's lists: with its last ping (null before the first one).
@@ -143,6 +150,32 @@ export interface AdminServersAnswer {
 /** @answer GET /api/v1/admin/servers 200 servers[] */
 export interface AdminServer extends OwnerServer {
   owner: { id: string; email: string }
+  conflicts: AddressConflict[]
+}
+
+/**
+ * Another account's listing of the same address.
+ * @answer GET /api/v1/admin/servers 200 servers[].conflicts[]
+ */
+export interface AddressConflict {
+  slug: string
+  name: string
+  owner: { id: string; email: string }
+  verified: boolean
+}
+
+/**
+ * @answer GET /api/v1/me/servers/{slug}/verification 200
+ * @answer POST /api/v1/me/servers/{slug}/verification 200
+ */
+export interface VerificationAnswer {
+  ok: true
+  token: string
+  verified: boolean
+  verifiedAt: string | null
+  address: string
+  instructions: string[]
+  motd?: string
 }
 
 /**
