@@ -139,6 +139,7 @@ export interface ServerDetailAnswer {
 export interface ServerDetail extends OwnerServer {
   webhook: WebhookSettings | null
   votifier: VotifierSettings | null
+  discord: DiscordSettings | null
 }
 
 /** @answer GET /api/v1/admin/servers 200 */
@@ -176,6 +177,17 @@ export interface VerificationAnswer {
   address: string
   instructions: string[]
   motd?: string
+}
+
+/** @answer PUT /api/v1/me/servers/{slug}/discord 200 */
+export interface DiscordAnswer {
+  ok: true
+  discord: DiscordSettings
+}
+
+/** @answer PUT /api/v1/me/servers/{slug}/discord 200 discord */
+export interface DiscordSettings {
+  url: string
 }
 
 /**
@@ -238,7 +250,7 @@ export interface CreatedKeyAnswer {
   prefix: string
 }
 
-export type Channel = 'votifier' | 'webhook'
+export type Channel = 'votifier' | 'webhook' | 'discord'
 
 /** @answer POST /api/v1/me/servers/{slug}/test 200 */
 export interface TestAnswer {
@@ -274,6 +286,7 @@ export interface DeliveryAttempt {
   test: boolean
   attempt: number
   seriesAttempt: number
+  rateLimited: boolean
   status: AttemptStatus
   error: string | null
   httpStatus: number | null
