@@ -11,6 +11,7 @@ import { errorHandler } from './http/error-handler.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { keyRoutes } from './keys/routes.ts'
 import { mediaRoutes } from './media/routes.ts'
+import { ownershipRoutes } from './ownership/routes.ts'
 import { webDir } from './paths.ts'
 import { apiDocs } from './pages/api-docs.ts'
 import { pageForError } from './pages/layout.ts'
@@ -47,6 +48,7 @@ export async function createApp(site: Site) {
     .use(serverRoutes(site))
     .use(keyRoutes(site))
     .use(channelRoutes(site))
+    .use(ownershipRoutes(site))
     .use(deliveryRoutes(site))
     .use(statsRoutes(site))
     .use(await mediaRoutes(site, join(webDir, 'assets', 'default-icon.png')))

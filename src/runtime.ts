@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config/load.ts'
 import { createLogger, type Logger } from './log.ts'
+import { listingPolicy } from './servers/service.ts'
 import { openSqliteStore, type Store } from './store.ts'
 
 // What every command works with: the configuration, the time, the log, the site's secret and
@@ -24,7 +25,7 @@ export interface RuntimeOptions {
 
 export async function openStore(config: Config, opts: RuntimeOptions = {}): Promise<StoreRuntime> {
   const clock = opts.clock ?? systemClock
-  const { store, migrated } = openSqliteStore(config.database.path, clock.now())
+  const { store, migrated } = openSqliteStore(config.database.path, clock.now(), listingPolicy(config))
   try {
     return storeRuntime({ config, store, migrated, secret: await store.settings.get('secret') }, opts)
   } catch (e) {

@@ -33,6 +33,7 @@ export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?
       failedLogins: new SlidingWindowLimiter(config.accounts.failed_logins_per_account, FAILED_LOGIN_WINDOW_MS),
       votes: new SlidingWindowLimiter(config.limits.vote_attempts_per_minute),
       testVotes: new SlidingWindowLimiter(config.limits.test_votes_per_minute),
+      verifications: new SlidingWindowLimiter(config.limits.verifications_per_minute),
     },
     hashGate: new HashGate(config.accounts.hash_concurrency),
     // hash → live API key; the revoke route calls keyCache.forgetKey(id).

@@ -14,7 +14,7 @@ import type { JobsRepo } from './jobs/repo.ts'
 import { sqliteJobsRepo } from './jobs/sqlite-repo.ts'
 import type { KeysRepo } from './keys/repo.ts'
 import { sqliteKeysRepo } from './keys/sqlite-repo.ts'
-import type { RankingRepo, ServersRepo } from './servers/repo.ts'
+import type { ListingPolicy, RankingRepo, ServersRepo } from './servers/repo.ts'
 import { sqliteRankingRepo } from './servers/sqlite-ranking.ts'
 import { sqliteServersRepo } from './servers/sqlite-repo.ts'
 import type { StatsRepo } from './stats/repo.ts'
@@ -46,14 +46,15 @@ export type Store = Repositories & StoreWrites<Repositories> & StoreControl
 
 type Database = ReturnType<typeof openDatabase>
 
-// The SQLite implementation of every repository, on one connection.
-function sqliteRepositories(db: Database) {
+// The SQLite implementation of every repository, on one connection. `policy`: the site's rule of
+// which servers the public sees, which the servers' and the ranking's queries apply.
+function sqliteRepositories(db: Database, policy: ListingPolicy) {
   return {
     settings: sqliteSettingsRepo(db),
     users: sqliteUsersRepo(db),
     sessions: sqliteSessionsRepo(db),
-    servers: sqliteServersRepo(db),
-    ranking: sqliteRankingRepo(db),
+    servers: sqliteServersRepo(db, policy),
+    ranking: sqliteRankingRepo(db, policy),
     keys: sqliteKeysRepo(db),
     votes: sqliteVotesRepo(db),
     verification: sqliteVerificationRepo(db),
@@ -67,16 +68,16 @@ function sqliteRepositories(db: Database) {
 
 // The store over an open, migrated SQLite database. Its repositories answer plain values, which
 // its type keeps (tests read them without awaiting).
-export const sqliteStore = (db: Database) => createSqliteStore(db, sqliteRepositories(db))
+export const sqliteStore = (db: Database, policy: ListingPolicy) => createSqliteStore(db, sqliteRepositories(db, policy))
 export type SqliteStore = ReturnType<typeof sqliteStore>
 
 // Opens the SQLite file, applies the migrations it lacks and builds the store. `migrated`: the
 // migrations applied now.
-export function openSqliteStore(path: string, now: number): { store: SqliteStore; migrated: string[] } {
+export function openSqliteStore(path: string, now: number, policy: ListingPolicy): { store: SqliteStore; migrated: string[] } {
   const db = openDatabase(path)
   try {
     const migrated = migrate(db, undefined, now)
-    return { store: sqliteStore(db), migrated }
+    return { store: sqliteStore(db, policy), migrated }
   } catch (e) {
     db.close()
     throw e

@@ -12,7 +12,7 @@ import { createKey, hashKey } from '../src/keys/service.ts'
 import { memoryLogger, type Logger } from '../src/log.ts'
 import type { Lookup } from '../src/net/guard.ts'
 import { storeRuntime } from '../src/runtime.ts'
-import { createServer } from '../src/servers/service.ts'
+import { createServer, listingPolicy } from '../src/servers/service.ts'
 import type { ServerCreate } from '../src/servers/schema.ts'
 import { createSite, type Site } from '../src/site.ts'
 import { sqliteStore, type SqliteStore } from '../src/store.ts'
@@ -57,7 +57,7 @@ export const testLookup: Lookup = async (host) => {
 export function sqliteSite(config: Config, opts: { clock?: ManualClock; log?: Logger; lookup?: Lookup } = {}) {
   const db = openDatabase(config.database.path)
   const migrated = migrate(db, undefined, (opts.clock ?? Date).now())
-  const store = sqliteStore(db)
+  const store = sqliteStore(db, listingPolicy(config))
   return { ...createSite(storeRuntime({ config, store, migrated, secret: store.settings.get('secret') }, opts), { lookup: opts.lookup }), db }
 }
 

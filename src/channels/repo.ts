@@ -1,7 +1,8 @@
 import type { Awaitable } from '../db/store.ts'
 import type { Channel, VotifierProtocol } from './schema.ts'
 
-// The owner's notification settings of a server: at most one webhook and one Votifier target.
+// The owner's notification settings of a server: at most one webhook, one Votifier target and one
+// Discord webhook.
 
 export interface WebhookSettings {
   serverId: string
@@ -22,6 +23,13 @@ export interface VotifierSettings {
   updatedAt: number
 }
 
+export interface DiscordSettings {
+  serverId: string
+  url: string
+  createdAt: number
+  updatedAt: number
+}
+
 export interface ChannelsRepo {
   // The channels the owner has configured for this server, in a fixed order.
   configured(serverId: string): Awaitable<Channel[]>
@@ -31,4 +39,7 @@ export interface ChannelsRepo {
   votifier(serverId: string): Awaitable<VotifierSettings | null>
   putVotifier(s: Omit<VotifierSettings, 'createdAt' | 'updatedAt'>, at: number): Awaitable<void>
   deleteVotifier(serverId: string): Awaitable<boolean>
+  discord(serverId: string): Awaitable<DiscordSettings | null>
+  putDiscord(serverId: string, url: string, at: number): Awaitable<void>
+  deleteDiscord(serverId: string): Awaitable<boolean>
 }

@@ -7,17 +7,18 @@ import { refuseUnknownFields } from '../http/strict-body.ts'
 import { SlugParams } from '../servers/schema.ts'
 import { ownedServer } from '../servers/service.ts'
 import { liveStatus, ownerServerJson, type ViewDeps } from '../servers/view.ts'
-import { ServerDetail, VotifierAnswer, VotifierPut, WebhookAnswer, WebhookPut } from './schema.ts'
-import { rotateWebhookSecret, saveVotifier, saveWebhook, votifierJson, webhookJson, type ChannelsDeps } from './service.ts'
+import { DiscordAnswer, DiscordPut, ServerDetail, VotifierAnswer, VotifierPut, WebhookAnswer, WebhookPut } from './schema.ts'
+import { discordJson, rotateWebhookSecret, saveDiscord, saveVotifier, saveWebhook, votifierJson, webhookJson, type ChannelsDeps } from './service.ts'
 
 export type ChannelRoutesDeps = ChannelsDeps & ViewDeps & SessionDeps
 
 const webhookTags = ['Owner: webhook']
 const votifierTags = ['Owner: Votifier']
+const discordTags = ['Owner: Discord']
 const targetRule = 'The host must resolve, and not to a loopback, private, link-local, CGNAT, multicast or unspecified address unless `network.allow_private_targets = true` (400 otherwise); it is checked again at every delivery.'
 
-// The owner's notification channels of a server: one webhook, one Votifier target; and the
-// server as its owner manages it, with both.
+// The owner's notification channels of a server: one webhook, one Votifier target, one Discord
+// webhook; and the server as its owner manages it, with all three.
 export function channelRoutes(rt: ChannelRoutesDeps) {
   const { store } = rt
   const serverOf = async (user: { id: string; isAdmin: boolean }, slug: string) => (await ownedServer(store.servers, user, slug)).id
@@ -28,6 +29,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       const s = await ownedServer(store.servers, user, params.slug)
       const webhook = await store.channels.webhook(s.id)
       const votifier = await store.channels.votifier(s.id)
+      const discord = await store.channels.discord(s.id)
       return {
         ok: true as const,
         server: {
@@ -35,12 +37,13 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
           ...(await liveStatus(rt, s)),
           webhook: webhook && webhookJson(webhook),
           votifier: votifier && votifierJson(votifier, rt.config),
+          discord: discord && discordJson(discord),
         },
       }
     }, {
       owner: true, params: SlugParams,
       response: { 200: ServerDetail },
-      detail: { summary: 'One of my servers', tags: ['Owner: servers'], description: 'The server with its notification settings: `webhook` `{url, secret}` (the secret is revealed here to the owner) and `votifier` `{host, port, protocol, publicKey | token + configLine}`, each null when not set. 403 for another account\'s server, 404 for an unknown slug.' },
+      detail: { summary: 'One of my servers', tags: ['Owner: servers'], description: 'The server with its notification settings: `webhook` `{url, secret}` (the secret is revealed here to the owner) and `votifier` `{host, port, protocol, publicKey | token + configLine}` and `discord` `{url}`, each null when not set. 403 for another account\'s server, 404 for an unknown slug.' },
     })
     .get('/api/v1/me/servers/:slug/webhook', async ({ user, params }) => {
       const w = await store.channels.webhook(await serverOf(user, params.slug))
@@ -77,6 +80,34 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       owner: true, params: SlugParams,
       response: { 200: Ok },
       detail: { summary: 'Remove the webhook', tags: webhookTags, description: 'Votes from now on are not sent to a webhook. Answers 200 also when none was set.' },
+    })
+    .get('/api/v1/me/servers/:slug/discord', async ({ user, params }) => {
+      const d = await store.channels.discord(await serverOf(user, params.slug))
+      if (!d) throw notFound('no Discord webhook is set for this server')
+      return { ok: true as const, discord: discordJson(d) }
+    }, {
+      owner: true, params: SlugParams,
+      response: { 200: DiscordAnswer },
+      detail: { summary: 'The Discord webhook', tags: discordTags, description: 'The Discord webhook URL. 404 when none is set.' },
+    })
+    .put('/api/v1/me/servers/:slug/discord', async ({ user, params, body }) => ({
+      ok: true as const,
+      discord: discordJson(await saveDiscord(rt, await serverOf(user, params.slug), body.url)),
+    }), {
+      owner: true, params: SlugParams, body: DiscordPut, transform: refuseUnknownFields(DiscordPut),
+      response: { 200: DiscordAnswer },
+      detail: {
+        summary: 'Set the Discord webhook', tags: discordTags,
+        description: `Body \`{"url": "https://discord.com/api/webhooks/<id>/<token>"}\` (the channel's Integrations → Webhooks → Copy Webhook URL). Answers \`{"ok":true,"discord":{"url"}}\`. Every vote, and the Test button, then posts a message (an embed with the player, the server and its votes this month; no mention can ping anyone) as a durable delivery on the channel \`discord\`. The URL must be https on discord.com, ptb.discord.com, canary.discord.com or the same under discordapp.com, with no port, the webhook path (\`/api/webhooks/…\`, or \`/api/v<n>/webhooks/…\`) and no query but \`thread_id\`; no user name, password or #fragment (400 otherwise). With \`network.allow_private_targets = true\` (local and test installs) any http(s) URL is taken. ${targetRule}`,
+      },
+    })
+    .delete('/api/v1/me/servers/:slug/discord', async ({ user, params }) => {
+      await store.channels.deleteDiscord(await serverOf(user, params.slug))
+      return { ok: true as const }
+    }, {
+      owner: true, params: SlugParams,
+      response: { 200: Ok },
+      detail: { summary: 'Remove the Discord webhook', tags: discordTags, description: 'Votes from now on are not posted to Discord. Answers 200 also when none was set.' },
     })
     .get('/api/v1/me/servers/:slug/votifier', async ({ user, params }) => {
       const v = await store.channels.votifier(await serverOf(user, params.slug))

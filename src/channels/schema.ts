@@ -2,12 +2,15 @@ import type { SchemaOptions } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { LiveStatusJson, OwnerServerJson } from '../servers/schema.ts'
 
-// Bodies and answers of the webhook and Votifier settings routes.
+// Bodies and answers of the webhook, Discord and Votifier settings routes.
 
 // Where a vote's notifications go.
-export const channelSchema = (options?: SchemaOptions) => t.Union([t.Literal('votifier'), t.Literal('webhook')], options)
+export const channelSchema = (options?: SchemaOptions) => t.Union([t.Literal('votifier'), t.Literal('webhook'), t.Literal('discord')], options)
 const ChannelValue = channelSchema()
 export type Channel = typeof ChannelValue.static
+
+// Each channel as messages name it ("the Discord webhook was removed…").
+export const CHANNEL_LABELS: Record<Channel, string> = { votifier: 'Votifier target', webhook: 'webhook', discord: 'Discord webhook' }
 
 const protocolSchema = (options?: SchemaOptions) => t.Union([t.Literal('v1'), t.Literal('v2')], options)
 const ProtocolValue = protocolSchema()
@@ -47,11 +50,23 @@ export const VotifierJson = t.Object({
   configLine: t.Optional(t.String({ description: 'v2: the exact line to paste under `tokens:` in the listener\'s config.yml; the service name and the token are in double quotes where YAML 1.1 (SnakeYAML) would otherwise read them as a number, boolean, null or date', examples: ['MyServerList: k3j4h5g6f7d8s9a0q1w2e3r4t5', 'MyServerList: "0123456701234567"'] })),
 })
 
+export const DiscordPut = t.Object({
+  url: t.String({ minLength: 1, maxLength: 2000, error: 'url must be a Discord webhook URL of at most 2000 characters', examples: ['https://discord.com/api/webhooks/123456789012345678/AbCdEf…'] }),
+})
+export type DiscordPut = typeof DiscordPut.static
+
+export const DiscordJson = t.Object({
+  url: t.String({ description: 'the Discord webhook URL; its last part is the webhook\'s token, a secret' }),
+})
+
 export const WebhookAnswer = t.Object({ ok: t.Literal(true), webhook: WebhookJson })
+export const DiscordAnswer = t.Object({ ok: t.Literal(true), discord: DiscordJson })
 export const VotifierAnswer = t.Object({ ok: t.Literal(true), votifier: VotifierJson })
 
 // One server as its owner manages it: the listing, the last ping and the notification settings.
 export const ServerDetail = t.Object({
   ok: t.Literal(true),
-  server: t.Composite([OwnerServerJson, LiveStatusJson, t.Object({ webhook: t.Union([WebhookJson, t.Null()]), votifier: t.Union([VotifierJson, t.Null()]) })]),
+  server: t.Composite([OwnerServerJson, LiveStatusJson, t.Object({
+    webhook: t.Union([WebhookJson, t.Null()]), votifier: t.Union([VotifierJson, t.Null()]), discord: t.Union([DiscordJson, t.Null()]),
+  })]),
 })

@@ -7,7 +7,7 @@ import { resolveTarget, TargetRefused, type Lookup } from '../net/guard.ts'
 import { parseVotifierPublicKey } from '../push/public-key.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 import { checkHost } from '../servers/service.ts'
-import type { ChannelsRepo, VotifierSettings, WebhookSettings } from './repo.ts'
+import type { ChannelsRepo, DiscordSettings, VotifierSettings, WebhookSettings } from './repo.ts'
 import type { VotifierPut } from './schema.ts'
 import { yamlScalar } from './yaml-scalar.ts'
 
@@ -65,6 +65,39 @@ export async function checkWebhookUrl(deps: ChannelsDeps, text: string): Promise
   return url.href
 }
 
+// Where Discord serves webhooks: the stable, Public Test Build and Canary clients, under the
+// current and the former domain.
+const DISCORD_HOSTS = new Set(['discord.com', 'ptb.discord.com', 'canary.discord.com', 'discordapp.com', 'ptb.discordapp.com', 'canary.discordapp.com'])
+// /api[/v<n>]/webhooks/<webhook id: a snowflake>/<token>, as Discord's "Copy Webhook URL" gives it.
+const DISCORD_PATH = /^\/api(?:\/v\d{1,2})?\/webhooks\/\d{15,21}\/[A-Za-z0-9_-]{20,200}$/
+const DISCORD_SHAPE = 'url must be a Discord webhook URL, https://discord.com/api/webhooks/<id>/<token>, as the channel\'s Integrations → Webhooks → Copy Webhook URL gives it'
+
+// A Discord webhook URL, strictly: https, one of Discord's hosts without a port, the webhook path,
+// and no query but `thread_id` (a thread of a forum or a channel). Where private targets are
+// allowed (local and test installs) any http(s) URL is taken, so that a local receiver can stand
+// in for Discord. Either way the host must resolve, and not to a private address unless allowed.
+export async function checkDiscordUrl(deps: ChannelsDeps, text: string): Promise<string> {
+  let url: URL
+  try {
+    url = new URL(text.trim())
+  } catch {
+    throw invalidParameter(DISCORD_SHAPE, 'url')
+  }
+  if (url.username || url.password) throw invalidParameter('url must not contain a user name or password', 'url')
+  if (url.hash) throw invalidParameter('url must not contain a #fragment', 'url')
+  url.pathname = url.pathname.replace(/\/+$/, '')
+  if (deps.config.network.allow_private_targets) {
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter(DISCORD_SHAPE, 'url')
+  } else {
+    if (url.protocol !== 'https:' || !DISCORD_HOSTS.has(url.hostname) || url.port || !DISCORD_PATH.test(url.pathname)) throw invalidParameter(DISCORD_SHAPE, 'url')
+    for (const [name, value] of url.searchParams) {
+      if (name !== 'thread_id' || !/^\d{15,21}$/.test(value)) throw invalidParameter(`url: the only query Discord webhooks take here is thread_id=<id of a thread> (not "${name}")`, 'url')
+    }
+  }
+  await checkTarget(deps, 'url', url.hostname)
+  return url.href
+}
+
 // The target checks await name resolution, so the write re-reads the server: it may have been
 // deleted meanwhile. Answers the settings as saved.
 function write<T>(deps: ChannelsDeps, serverId: string, script: (tx: ChannelsTx) => TxScript<T>): Promise<T> {
@@ -91,6 +124,14 @@ export function rotateWebhookSecret(deps: ChannelsDeps, serverId: string): Promi
     if (!current) throw notFound('no webhook is set for this server; PUT one first')
     yield* use(tx.channels.putWebhook(serverId, current.url, newWebhookSecret(), deps.clock.now()))
     return (yield* use(tx.channels.webhook(serverId)))!
+  })
+}
+
+export async function saveDiscord(deps: ChannelsDeps, serverId: string, url: string): Promise<DiscordSettings> {
+  const checked = await checkDiscordUrl(deps, url)
+  return write(deps, serverId, function* (tx) {
+    yield* use(tx.channels.putDiscord(serverId, checked, deps.clock.now()))
+    return (yield* use(tx.channels.discord(serverId)))!
   })
 }
 
@@ -127,6 +168,7 @@ export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: 
 export const votifierConfigLine = (serviceName: string, token: string) => `${yamlScalar(serviceName)}: ${yamlScalar(token)}`
 
 export const webhookJson = (w: WebhookSettings) => ({ url: w.url, secret: w.secret })
+export const discordJson = (d: DiscordSettings) => ({ url: d.url })
 
 export function votifierJson(v: VotifierSettings, config: Config) {
   const base = { host: v.host, port: v.port, protocol: v.protocol }

@@ -1,10 +1,11 @@
 import type { Database } from 'bun:sqlite'
-import type { ChannelsRepo, VotifierSettings, WebhookSettings } from './repo.ts'
+import type { ChannelsRepo, DiscordSettings, VotifierSettings, WebhookSettings } from './repo.ts'
 import type { Channel } from './schema.ts'
 
 export function sqliteChannelsRepo(db: Database) {
   const configured = db.prepare(`SELECT 'votifier' AS channel FROM votifier WHERE server_id = ?1
-    UNION ALL SELECT 'webhook' FROM webhook WHERE server_id = ?1`)
+    UNION ALL SELECT 'webhook' FROM webhook WHERE server_id = ?1
+    UNION ALL SELECT 'discord' FROM discord WHERE server_id = ?1`)
   const getWebhook = db.prepare('SELECT server_id AS serverId, url, secret, created_at AS createdAt, updated_at AS updatedAt FROM webhook WHERE server_id = ?')
   const putWebhook = db.prepare(`INSERT INTO webhook (server_id, url, secret, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
     ON CONFLICT (server_id) DO UPDATE SET url = ?2, secret = ?3, updated_at = ?4`)
@@ -15,6 +16,10 @@ export function sqliteChannelsRepo(db: Database) {
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
     ON CONFLICT (server_id) DO UPDATE SET host = ?2, port = ?3, protocol = ?4, public_key = ?5, token = ?6, updated_at = ?7`)
   const deleteVotifier = db.prepare('DELETE FROM votifier WHERE server_id = ?')
+  const getDiscord = db.prepare('SELECT server_id AS serverId, url, created_at AS createdAt, updated_at AS updatedAt FROM discord WHERE server_id = ?')
+  const putDiscord = db.prepare(`INSERT INTO discord (server_id, url, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
+    ON CONFLICT (server_id) DO UPDATE SET url = ?2, updated_at = ?3`)
+  const deleteDiscord = db.prepare('DELETE FROM discord WHERE server_id = ?')
   return {
     configured: (serverId) => (configured.all(serverId) as { channel: Channel }[]).map((r) => r.channel),
     webhook: (serverId) => getWebhook.get(serverId) as WebhookSettings | null,
@@ -25,5 +30,8 @@ export function sqliteChannelsRepo(db: Database) {
       putVotifier.run(s.serverId, s.host, s.port, s.protocol, s.publicKey, s.token, at)
     },
     deleteVotifier: (serverId) => deleteVotifier.run(serverId).changes > 0,
+    discord: (serverId) => getDiscord.get(serverId) as DiscordSettings | null,
+    putDiscord: (serverId, url, at) => { putDiscord.run(serverId, url, at) },
+    deleteDiscord: (serverId) => deleteDiscord.run(serverId).changes > 0,
   } satisfies ChannelsRepo
 }

@@ -166,12 +166,16 @@ export const configSchema = {
     public_per_minute: int(120, 'Requests a minute per client address on the public API.', 1, 1_000_000),
     vote_attempts_per_minute: int(10, 'Vote submissions a minute per client address (an IPv6 client counts per /64), whatever their outcome.', 1, 1_000_000),
     test_votes_per_minute: int(10, 'Test votes a minute per server (the dashboard\'s Test button, `POST …/test`); more get 429.', 1, 1_000_000),
+    verifications_per_minute: int(10, 'Ownership checks a minute per server (the dashboard\'s Verify button, `POST …/verification`, each pings the server); more get 429.', 1, 1_000_000),
   },
   accounts: {
     open_registration: bool(true, 'Let anyone sign up as a server owner. The first account (the admin) can always be created.'),
     login_attempts_per_minute: int(10, 'Login and sign-up attempts a minute per client address (IPv6: per /64); more get 429.', 1, 10_000),
     failed_logins_per_account: int(10, 'Failed logins per account in 15 minutes; past it, logins to that account get 429 until the oldest failure is 15 minutes old.', 1, 10_000),
     hash_concurrency: int(4, 'Password hashes (argon2id, ~64 MiB each) computed at once; up to 8× as many requests wait, more get 429.', 1, 256),
+  },
+  listing: {
+    require_verification: bool(false, 'Keep servers whose owner has not proved they run them (the token in the MOTD) off the ranking, their pages, their vote pages and the public API.'),
   },
   servers: {
     modes: strings(DEFAULT_MODES, 'Game modes a server can list and the public filters offer.', /^[a-z0-9-]{1,32}$/, 'must be 1–32 of a-z, 0-9 and "-"'),

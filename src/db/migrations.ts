@@ -10,6 +10,8 @@ import m0040 from '../../migrations/0040_delivery_series.sql' with { type: 'text
 import m0050 from '../../migrations/0050_stats_median.sql' with { type: 'text' }
 import m0060 from '../../migrations/0060_attempt_series.sql' with { type: 'text' }
 import m0070 from '../../migrations/0070_listing_media.sql' with { type: 'text' }
+import m0075 from '../../migrations/0075_server_ownership.sql' with { type: 'text' }
+import m0076 from '../../migrations/0076_discord.sql' with { type: 'text' }
 
 export interface Migration {
   name: string
@@ -27,4 +29,6 @@ export const migrations: readonly Migration[] = [
   { name: '0050_stats_median', sql: m0050 },
   { name: '0060_attempt_series', sql: m0060 },
   { name: '0070_listing_media', sql: m0070 },
+  { name: '0075_server_ownership', sql: m0075 },
+  { name: '0076_discord', sql: m0076 },
 ]

@@ -1,4 +1,5 @@
 import type { ChannelsRepo } from '../channels/repo.ts'
+import { CHANNEL_LABELS } from '../channels/schema.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { JobsRepo } from '../jobs/repo.ts'
@@ -7,8 +8,8 @@ import { DeliveryFailure } from '../net/guard.ts'
 import type { RankingRepo } from '../servers/repo.ts'
 import { channelTarget, type ChannelDeps, type ChannelTarget } from './channel.ts'
 import type { DeliveryGate } from './gate.ts'
-import { DELIVERY_JOB, type DeliveriesRepo, type Delivery } from './repo.ts'
-import type { DeliveryStatus } from './schema.ts'
+import { DELIVERY_JOB, type DeliveriesRepo, type Delivery, type StartedAttempt } from './repo.ts'
+import { FREE_RATE_LIMITED_ATTEMPTS, type DeliveryStatus } from './schema.ts'
 
 export interface DeliveriesTx {
   deliveries: DeliveriesRepo
@@ -40,10 +41,21 @@ export interface AttemptResult {
 }
 
 // The attempt after the delivery's last one, from the row as it is now.
-function* startAttempt(tx: DeliveriesTx, id: string, at: number): TxScript<{ id: number; attempt: number; seriesStart: number }> {
+function* startAttempt(tx: DeliveriesTx, id: string, at: number): TxScript<StartedAttempt> {
   const d = yield* use(tx.deliveries.get(id))
   if (!d) throw new Error(`delivery ${id} is gone`)
-  return { ...(yield* use(tx.deliveries.startAttempt(d, at))), seriesStart: d.seriesStart }
+  return yield* use(tx.deliveries.startAttempt(d, at))
+}
+
+// What follows a failed attempt. A test is never retried. A rate limit (the receiver said how long
+// to wait) is not counted in the schedule while the series has free waits left; the next
+// attempt never comes before the wait it asked for.
+function afterFailure(d: Delivery, started: StartedAttempt, failure: { final: boolean; retryAfterMs?: number }, delays: number[], now: number) {
+  const wait = failure.retryAfterMs
+  if (d.test) return { status: 'failed' as const, nextAttemptAt: null, rateLimited: wait !== undefined }
+  if (wait !== undefined && started.rateLimited < FREE_RATE_LIMITED_ATTEMPTS) return { status: 'failed' as const, nextAttemptAt: now + wait, rateLimited: true }
+  if (failure.final || started.seriesAttempt > delays.length) return { status: 'gave_up' as const, nextAttemptAt: null, rateLimited: false }
+  return { status: 'failed' as const, nextAttemptAt: now + Math.max(delays[started.seriesAttempt - 1], wait ?? 0), rateLimited: false }
 }
 
 // Runs one attempt and records it: the attempt row is written 'pending' before anything is sent
@@ -56,14 +68,20 @@ export async function attempt(deps: DeliveryDeps, d: Delivery, channel: ChannelT
   let error: string | null = null
   let httpStatus: number | null = null
   let final = false
+  let retryAfterMs: number | undefined
   try {
-    if (!channel) throw new DeliveryFailure(`the ${d.channel === 'webhook' ? 'webhook' : 'Votifier target'} was removed from the server's settings`, { final: true })
-    httpStatus = (await channel.send()).httpStatus
+    if (!channel) throw new DeliveryFailure(`the ${CHANNEL_LABELS[d.channel]} was removed from the server's settings`, { final: true })
+    const sent = await channel.send()
+    httpStatus = sent.httpStatus
+    if (sent.pauseMs !== undefined) deps.deliveryGate.hold(channel.target, deps.clock.now() + sent.pauseMs)
   } catch (e) {
     if (e instanceof DeliveryFailure) {
       error = e.message
       httpStatus = e.detail.httpStatus ?? null
       final = e.detail.final ?? false
+      retryAfterMs = e.detail.retryAfterMs
+      // No queued attempt of any delivery goes to this target before the time it asked for.
+      if (retryAfterMs !== undefined && channel) deps.deliveryGate.hold(channel.target, deps.clock.now() + retryAfterMs)
     } else {
       deps.log.error('delivery attempt crashed', { deliveryId: d.id, error: e })
       error = `internal error: ${e instanceof Error ? e.message : String(e)}`
@@ -71,20 +89,11 @@ export async function attempt(deps: DeliveryDeps, d: Delivery, channel: ChannelT
   }
   const durationMs = Math.round(performance.now() - t0)
   const now = deps.clock.now()
-  const delays = deps.config.deliveries.retry_delays
-  const inSeries = started.attempt - started.seriesStart + 1
-  let status: AttemptResult['status'] = 'succeeded'
-  let nextAttemptAt: number | null = null
-  if (error !== null) {
-    if (d.test) status = 'failed'
-    else if (final || inSeries > delays.length) status = 'gave_up'
-    else {
-      status = 'failed'
-      nextAttemptAt = now + delays[inSeries - 1]
-    }
-  }
+  const { status, nextAttemptAt, rateLimited } = error === null
+    ? { status: 'succeeded' as const, nextAttemptAt: null, rateLimited: false }
+    : afterFailure(d, started, { final, retryAfterMs }, deps.config.deliveries.retry_delays, now)
   await deps.store.write(function* (tx) {
-    yield* use(tx.deliveries.endAttempt(started.id, { status, error, httpStatus, durationMs, nextAttemptAt }))
+    yield* use(tx.deliveries.endAttempt(started.id, { status, error, httpStatus, durationMs, nextAttemptAt, rateLimited }))
     yield* use(tx.deliveries.setStatus(d.id, status, nextAttemptAt, now))
   })
   if (status === 'gave_up') deps.log.warn('delivery gave up', { deliveryId: d.id, channel: d.channel, attempt: started.attempt, error })
@@ -103,6 +112,9 @@ export function registerDeliveryWork(queue: JobQueue, deps: DeliveryDeps): void 
     if (!d || d.test || (job.payload.series ?? 1) !== d.seriesStart) return
     if (d.status === 'succeeded' || d.status === 'gave_up') return
     const channel = await channelTarget(deps, d)
+    // The receiver asked for a pause: the job waits for it without making an attempt.
+    const held = channel && deps.deliveryGate.heldUntil(channel.target, deps.clock.now())
+    if (held) return { retryAt: held, error: `${channel.target} asked to wait until ${new Date(held).toISOString()}` }
     if (channel && !deps.deliveryGate.enter(channel.target)) {
       deps.deliveryGate.park(job.id, channel.target)
       return { retryAt: deps.clock.now() + PARK_MS, error: `waiting for a free slot to ${channel.target}` }

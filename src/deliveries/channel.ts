@@ -2,6 +2,8 @@ import type { ChannelsRepo } from '../channels/repo.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import type { Lookup } from '../net/guard.ts'
+import { discordMessage } from '../discord/message.ts'
+import { sendDiscord } from '../discord/send-discord.ts'
 import { pushVote } from '../push/push-vote.ts'
 import type { VotifierVote } from '../push/votifier-connection.ts'
 import { sendWebhook, type WebhookEvent } from '../webhooks/send-webhook.ts'
@@ -33,11 +35,22 @@ export function webhookBody(event: VoteEvent, kind: WebhookEvent): string {
   })
 }
 
+// The Discord message of a vote (or a test), with a link to the server's page.
+export const discordBody = (event: VoteEvent, test: boolean, config: Config) => discordMessage({
+  pseudo: event.vote.pseudo,
+  server: { name: event.server.name, url: `${config.site.base_url}/serveur/${event.server.slug}` },
+  monthlyVotes: event.monthlyVotes,
+  votedAt: event.vote.createdAt,
+  test,
+  siteName: config.site.name,
+})
+
 // Where one delivery goes, with the owner's settings as they are now (a fixed URL, key or token
 // applies to the next retry), and the target it counts against in the concurrency gate.
+// `pauseMs`: the receiver asked for a pause before the next message to this target.
 export interface ChannelTarget {
   target: string
-  send(): Promise<{ httpStatus: number | null }>
+  send(): Promise<{ httpStatus: number | null; pauseMs?: number }>
 }
 
 export async function channelTarget(deps: ChannelDeps, d: Delivery): Promise<ChannelTarget | null> {
@@ -53,6 +66,15 @@ export async function channelTarget(deps: ChannelDeps, d: Delivery): Promise<Cha
         await pushVote(settings, votifierVoteOf(d.payload, deps.config.site.service_name), { allowPrivate, lookup, timeouts })
         return { httpStatus: null }
       },
+    }
+  }
+  if (d.channel === 'discord') {
+    const settings = await deps.store.channels.discord(d.serverId)
+    if (!settings) return null
+    return {
+      // Discord limits each webhook on its own: its id (the URL's path without the token).
+      target: `discord ${settings.url.replace(/\/[^/]*$/, '')}`,
+      send: () => sendDiscord(settings.url, discordBody(d.payload, d.test, deps.config), { allowPrivate, lookup, ca: deps.net?.ca, timeoutMs: deps.config.deliveries.webhook_timeout }),
     }
   }
   const settings = await deps.store.channels.webhook(d.serverId)

@@ -4,12 +4,18 @@ import type { Awaitable } from '../db/store.ts'
 // (Votifier host:port, webhook origin), so a slow or dead server never holds every slot. A job
 // that finds no room is parked: its job row waits (durably) and is woken as soon as a slot to its
 // target frees, instead of holding a job-queue slot while it waits.
+// A target may also be held: its receiver asked for a pause (Discord's rate limits), and no
+// queued attempt goes to it before the time it gave. Holds live in memory: after a restart the
+// receiver says it again if it must.
 
 export interface DeliveryGate {
   enter(target: string): boolean
   leave(target: string): void
   park(jobId: number, target: string): void
   inFlight(): number
+  hold(target: string, until: number): void
+  // The time the target is held until, or null when it is not held at `now`.
+  heldUntil(target: string, now: number): number | null
 }
 
 export function createDeliveryGate(limits: { total: number; perTarget: number }, wake: (jobId: number) => Awaitable<boolean>): DeliveryGate {
@@ -17,6 +23,7 @@ export function createDeliveryGate(limits: { total: number; perTarget: number },
   let total = 0
   // Insertion-ordered: the longest-parked job wakes first.
   const parked = new Map<number, string>()
+  const held = new Map<string, number>()
 
   const hasRoom = (target: string) => total < limits.total && (busy.get(target) ?? 0) < limits.perTarget
 
@@ -49,5 +56,15 @@ export function createDeliveryGate(limits: { total: number; perTarget: number },
       parked.set(jobId, target)
     },
     inFlight: () => total,
+    hold(target, until) {
+      held.set(target, Math.max(until, held.get(target) ?? 0))
+    },
+    heldUntil(target, now) {
+      const until = held.get(target)
+      if (until === undefined) return null
+      if (until > now) return until
+      held.delete(target)
+      return null
+    },
   }
 }

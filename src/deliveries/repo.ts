@@ -40,7 +40,10 @@ export interface AttemptRow {
   channel: Channel
   test: boolean
   attempt: number
-  seriesAttempt: number // the attempt's place in its series (a redeliver starts a new one at 1)
+  // The attempt's place in the retry schedule of its series (a redeliver starts a new one at 1);
+  // rate-limited attempts do not advance it.
+  seriesAttempt: number
+  rateLimited: boolean // the receiver asked to wait (Discord's 429): not counted in the schedule
   status: DeliveryStatus
   error: string | null
   httpStatus: number | null
@@ -55,8 +58,16 @@ export interface AttemptFilter {
   status?: DeliveryStatus
 }
 
+export interface StartedAttempt {
+  id: number
+  attempt: number
+  seriesAttempt: number
+  rateLimited: number
+}
+
 export interface AttemptEnd {
   status: Exclude<DeliveryStatus, 'pending'>
+  rateLimited: boolean
   error: string | null
   httpStatus: number | null
   durationMs: number
@@ -68,8 +79,9 @@ export interface DeliveriesRepo {
   get(id: string): Awaitable<Delivery | null>
   // Starts the attempt after `d.attempts` (in a script, with `d` read in it): an attempt left
   // 'pending' by a process that died is closed first, as interrupted. Returns the attempt row's
-  // id and number.
-  startAttempt(d: Pick<Delivery, 'id' | 'serverId' | 'attempts' | 'seriesStart'>, at: number): Awaitable<{ id: number; attempt: number }>
+  // id and number, its place in the series' schedule, and how many attempts of the series were
+  // rate limited before it.
+  startAttempt(d: Pick<Delivery, 'id' | 'serverId' | 'attempts' | 'seriesStart'>, at: number): Awaitable<StartedAttempt>
   endAttempt(attemptId: number, end: AttemptEnd): Awaitable<void>
   setStatus(id: string, status: DeliveryStatus, nextAttemptAt: number | null, at: number): Awaitable<void>
   // At start-up, before any job runs: every attempt still pending was cut short by the previous

@@ -11,7 +11,7 @@ import { SlugParams } from '../servers/schema.ts'
 import { ownedServer } from '../servers/service.ts'
 import type { DeliveryDeps } from './attempt.ts'
 import type { AttemptRow } from './repo.ts'
-import { AttemptPage, AttemptQuery, RedeliverParams, Redelivered, TestBody, TestResponse } from './schema.ts'
+import { AttemptPage, AttemptQuery, FREE_RATE_LIMITED_ATTEMPTS, RedeliverParams, Redelivered, TestBody, TestResponse } from './schema.ts'
 import { redeliver, sendTestVotes } from './service.ts'
 
 export type DeliveryRoutesDeps = DeliveryDeps & SessionDeps & {
@@ -49,7 +49,7 @@ export const deliveryRoutes = (rt: DeliveryRoutesDeps) =>
       response: TestResponse,
       detail: {
         summary: 'Send a test vote on every channel',
-        description: `Sends a trial vote now on every configured channel (Votifier and webhook) at once and answers each outcome. The vote's pseudo is \`${TEST_PSEUDO}\` unless the body gives \`{"pseudo": "…"}\`; the voter address sent is the caller's. The webhook receives \`"event":"test"\` (header \`X-TSM-Event: test\`); a Votifier listener cannot tell a test from a vote. Recorded in the Deliveries tab with \`test: true\`; never retried, never counted as a vote. 409 when no channel is configured. At most \`limits.test_votes_per_minute\` (default 10) tests a minute per server, with the RateLimit headers; past it 429 \`RATE_LIMITED\` with \`Retry-After\`.`,
+        description: `Sends a trial vote now on every configured channel (Votifier, webhook and Discord) at once and answers each outcome. The vote's pseudo is \`${TEST_PSEUDO}\` unless the body gives \`{"pseudo": "…"}\`; the voter address sent is the caller's. The webhook receives \`"event":"test"\` (header \`X-TSM-Event: test\`) and Discord a message titled "Test vote"; a Votifier listener cannot tell a test from a vote. Recorded in the Deliveries tab with \`test: true\`; never retried, never counted as a vote. 409 when no channel is configured. At most \`limits.test_votes_per_minute\` (default 10) tests a minute per server, with the RateLimit headers; past it 429 \`RATE_LIMITED\` with \`Retry-After\`.`,
         tags: ['Owner: notifications'],
       },
     })
@@ -71,7 +71,7 @@ export const deliveryRoutes = (rt: DeliveryRoutesDeps) =>
       response: AttemptPage,
       detail: {
         summary: 'List delivery attempts (the Deliveries tab)',
-        description: 'One item per attempt, newest first. `limit` 1–200 (default 50); pass `next` back as `before` for the following page (`null`: no more), with the same filters. Filters: `channel` (`votifier` or `webhook`) and `status` of the attempt. `status` of an attempt: `pending` (in progress), `succeeded`, `failed` (a retry is scheduled at `nextAttemptAt`; for a test, nothing follows) or `gave_up` (the last attempt of the schedule failed, or the receiver answered 410). `seriesAttempt` of `attemptsPerSeries` is the "attempt n of 8" of the Deliveries tab (a redeliver starts a new series).',
+        description: 'One item per attempt, newest first. `limit` 1–200 (default 50); pass `next` back as `before` for the following page (`null`: no more), with the same filters. Filters: `channel` (`votifier`, `webhook` or `discord`) and `status` of the attempt. `status` of an attempt: `pending` (in progress), `succeeded`, `failed` (a retry is scheduled at `nextAttemptAt`; for a test, nothing follows) or `gave_up` (the last attempt of the schedule failed, the webhook answered 410, or Discord answered 404, 401 or 400). `seriesAttempt` of `attemptsPerSeries` is the "attempt n of 8" of the Deliveries tab (a redeliver starts a new series); `rateLimited`: Discord answered 429, the next attempt waits its `retry_after` and this one does not count (up to ' + FREE_RATE_LIMITED_ATTEMPTS + ' per series).',
         tags: ['Owner: notifications'],
       },
     })

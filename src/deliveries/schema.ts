@@ -11,6 +11,11 @@ export type DeliveryStatus = typeof StatusValue.static
 
 const ErrorText = t.Union([t.String(), t.Null()])
 
+// Rate-limited attempts of a series that do not count in its retry schedule: past them, a
+// receiver that keeps answering 429 spends the schedule like any failure (and still gets the
+// wait it asks for), so a delivery always ends.
+export const FREE_RATE_LIMITED_ATTEMPTS = 10
+
 export const TestBody = t.Optional(t.Nullable(t.Object({ pseudo: t.Optional(t.String({ maxLength: 64 })) })))
 
 export const TestResult = t.Object({
@@ -26,7 +31,9 @@ export const TestResponse = t.Object({ ok: t.Literal(true), results: t.Array(Tes
 export const AttemptItem = t.Object({
   id: t.String(), deliveryId: t.String(), voteId: t.Union([t.String(), t.Null()]), pseudo: t.String(),
   channel: channelSchema(), test: t.Boolean(), attempt: t.Integer(),
-  seriesAttempt: t.Integer({ description: 'the attempt\'s place in its series: a redeliver starts a new series at 1 while `attempt` goes on' }), status: StatusValue,
+  seriesAttempt: t.Integer({ description: 'the attempt\'s place in the retry schedule of its series: a redeliver starts a new series at 1 while `attempt` goes on; a rate-limited attempt does not advance it' }),
+  rateLimited: t.Boolean({ description: `the receiver asked to wait (Discord's 429 with retry_after): the next attempt waits as long, and this one is not counted in the schedule (up to ${FREE_RATE_LIMITED_ATTEMPTS} per series)` }),
+  status: StatusValue,
   error: ErrorText, httpStatus: t.Union([t.Integer(), t.Null()]), durationMs: t.Union([t.Integer(), t.Null()]),
   startedAt: t.String(), nextAttemptAt: t.Union([t.String(), t.Null()]),
 })
@@ -34,7 +41,7 @@ export const AttemptItem = t.Object({
 export const AttemptQuery = t.Object({
   limit: t.Optional(t.String()),
   before: t.Optional(t.String()),
-  channel: t.Optional(channelSchema({ error: 'channel must be "votifier" or "webhook"' })),
+  channel: t.Optional(channelSchema({ error: 'channel must be "votifier", "webhook" or "discord"' })),
   status: t.Optional(statusSchema({ error: 'status must be one of succeeded, failed, gave_up, pending' })),
 })
 

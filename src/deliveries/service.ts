@@ -1,3 +1,4 @@
+import { CHANNEL_LABELS } from '../channels/schema.ts'
 import { conflict, notFound } from '../http/errors.ts'
 import { use, type TxScript } from '../db/store.ts'
 import { newId } from '../ids.ts'
@@ -36,7 +37,7 @@ export async function sendTestVotes(deps: DeliveryDeps, server: Server, pseudo: 
     monthlyVotes: await deps.store.ranking.monthVotes(server.id, monthOf(now)),
   }
   const ids = await deps.store.write((tx) => queueDeliveries(tx, event, now, { test: true }))
-  if (!ids.length) throw conflict('nothing to test: configure a Votifier target or a webhook first')
+  if (!ids.length) throw conflict('nothing to test: configure a Votifier target, a webhook or a Discord webhook first')
   return Promise.all(ids.map(async (id): Promise<TestResult> => {
     const d = (await deps.store.deliveries.get(id))!
     const channel = await channelTarget(deps, d)
@@ -60,7 +61,7 @@ export function redeliver(deps: DeliveryDeps, server: Server, deliveryId: string
     if (d.test) throw conflict('a test is never sent again: press Test for a new one')
     if (yield* use(tx.deliveries.attemptInProgress(d.id))) throw conflict('an attempt of this delivery is in progress; wait for its outcome')
     if (!(yield* use(tx.channels.configured(server.id))).includes(d.channel)) {
-      throw conflict(`no ${d.channel === 'webhook' ? 'webhook' : 'Votifier target'} is configured any more: set it up again first`)
+      throw conflict(`no ${CHANNEL_LABELS[d.channel]} is configured any more: set it up again first`)
     }
     const now = deps.clock.now()
     const series = d.attempts + 1

@@ -18,12 +18,16 @@ export function sqliteDeliveriesRepo(db: Database) {
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempt (delivery_id, server_id, attempt, series_start, status, started_at)
     VALUES (?, ?, ?, ?, 'pending', ?)`)
   const countAttempt = db.prepare('UPDATE delivery SET attempts = ?2, updated_at = ?3 WHERE id = ?1')
+  const rateLimitedInSeries = db.prepare(`SELECT count(*) AS n FROM delivery_attempt WHERE delivery_id = ? AND series_start = ? AND rate_limited = 1`)
   const endAttempt = db.prepare(`UPDATE delivery_attempt SET status = $status, error = $error, http_status = $httpStatus,
-    duration_ms = $durationMs, next_attempt_at = $nextAttemptAt WHERE id = $id`)
+    duration_ms = $durationMs, next_attempt_at = $nextAttemptAt, rate_limited = $rateLimited WHERE id = $id`)
   const setStatus = db.prepare('UPDATE delivery SET status = ?2, next_attempt_at = ?3, updated_at = ?4 WHERE id = ?1')
   const newSeries = db.prepare(`UPDATE delivery SET status = 'pending', series_start = ?2, next_attempt_at = ?3, updated_at = ?3 WHERE id = ?1`)
+  // An attempt's place in its series' schedule: the rate-limited attempts before it do not count.
   const list = db.prepare(`SELECT a.id, a.delivery_id AS deliveryId, d.vote_id AS voteId, d.pseudo, d.channel, d.test, a.attempt,
-      a.attempt - a.series_start + 1 AS seriesAttempt, a.status, a.error, a.http_status AS httpStatus, a.duration_ms AS durationMs,
+      a.attempt - a.series_start + 1 - (SELECT count(*) FROM delivery_attempt r WHERE r.delivery_id = a.delivery_id
+        AND r.series_start = a.series_start AND r.attempt < a.attempt AND r.rate_limited = 1) AS seriesAttempt,
+      a.rate_limited AS rateLimited, a.status, a.error, a.http_status AS httpStatus, a.duration_ms AS durationMs,
       a.started_at AS startedAt, a.next_attempt_at AS nextAttemptAt
     FROM delivery_attempt a JOIN delivery d ON d.id = a.delivery_id
     WHERE a.server_id = $serverId AND a.id < $before AND ($channel IS NULL OR d.channel = $channel) AND ($status IS NULL OR a.status = $status)
@@ -36,23 +40,25 @@ export function sqliteDeliveriesRepo(db: Database) {
     startAttempt(d, at) {
       closeInterrupted.run(d.id, INTERRUPTED, at)
       const attempt = d.attempts + 1
+      const rateLimited = (rateLimitedInSeries.get(d.id, d.seriesStart) as { n: number }).n
       const id = Number(insertAttempt.run(d.id, d.serverId, attempt, d.seriesStart, at).lastInsertRowid)
       countAttempt.run(d.id, attempt, at)
-      return { id, attempt }
+      return { id, attempt, seriesAttempt: attempt - d.seriesStart + 1 - rateLimited, rateLimited }
     },
     closeInterrupted(at) {
       failInterruptedTests.run(at)
       return closeAllInterrupted.run(INTERRUPTED, at).changes
     },
     endAttempt(attemptId, end) {
-      endAttempt.run({ id: attemptId, ...end })
+      endAttempt.run({ id: attemptId, ...end, rateLimited: end.rateLimited ? 1 : 0 })
     },
     setStatus: (id, status, nextAttemptAt, at) => { setStatus.run(id, status, nextAttemptAt, at) },
     attemptInProgress: (id) => hasPending.get(id) !== null,
     startSeries: (id, seriesStart, at) => { newSeries.run(id, seriesStart, at) },
     attempts(serverId, before, limit, filter = {}) {
       const rows = list.all({ serverId, before, limit, channel: filter.channel ?? null, status: filter.status ?? null })
-      return (rows as (Omit<AttemptRow, 'test'> & { test: number })[]).map((r) => ({ ...r, test: r.test === 1 }))
+      return (rows as (Omit<AttemptRow, 'test' | 'rateLimited'> & { test: number; rateLimited: number })[])
+        .map((r) => ({ ...r, test: r.test === 1, rateLimited: r.rateLimited === 1 }))
     },
     insert(d) {
       insert.run(d.id, d.serverId, d.voteId, d.channel, d.test ? 1 : 0, d.pseudo, JSON.stringify(d.payload), d.at, d.at, d.at)

@@ -44,9 +44,11 @@ export async function resolveTarget(host: string, allowPrivate: boolean, resolve
 
 // A failed send to an owner's target, worded for the owner: the message is what the Deliveries
 // tab and the Test button show. `final`: retrying cannot help (a webhook that answered 410 Gone),
-// so no retry is scheduled. Other failures are retried: the owner may fix the settings meanwhile.
+// so no retry is scheduled. `retryAfterMs`: the receiver asked to be left alone that long (a rate
+// limit), so the next attempt waits for it. Other failures are retried: the owner may fix the
+// settings meanwhile.
 export class DeliveryFailure extends Error {
-  constructor(message: string, readonly detail: { httpStatus?: number; final?: boolean } = {}) {
+  constructor(message: string, readonly detail: { httpStatus?: number; final?: boolean; retryAfterMs?: number } = {}) {
     super(message)
   }
 }

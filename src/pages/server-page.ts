@@ -7,6 +7,7 @@ import { renderLayout, summarize } from './layout.ts'
 import { monthParam, type Query } from './query.ts'
 import type { RankingPageDeps } from './ranking-page.ts'
 import { editionLabel, renderAddress, renderBanner, renderIcon, renderMotd, renderPills, renderPlayers } from './server-parts.ts'
+import { renderVerifiedMark } from './verified-mark.ts'
 
 function renderStatus(status: ServerStatus | null) {
   if (!status) return html`<span class="status status-unknown">Not measured yet</span>`
@@ -37,7 +38,7 @@ export async function renderServerPage(deps: RankingPageDeps, server: Server, qu
 
 <section class="card">
   <div class="server-head">${renderIcon(server.slug, images, 'large')}<div>
-    <h1>${server.name}</h1>
+    <h1>${server.name}${renderVerifiedMark(server.verifiedAt !== null)}</h1>
     ${renderPills(server.edition, server.modes, server.version || status?.version || '')}
   </div></div>
   ${renderBanner(server.slug, server.name, images, false)}

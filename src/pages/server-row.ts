@@ -1,3 +1,4 @@
+import { renderVerifiedMark } from './verified-mark.ts'
 import type { Listing, RankedServer } from '../servers/repo.ts'
 import { serverAddress } from '../servers/view.ts'
 import { formatCount } from './format.ts'
@@ -11,7 +12,7 @@ export function renderServerRow(r: RankedServer, l: Listing, pageHref: string): 
   return html`<li class="server-row">
   <div class="server-row-icon"><span class="rank" title="Rank ${r.rank}"><span class="visually-hidden">Rank </span>${r.rank}</span>${renderIcon(r.slug, l.images)}</div>
   <div class="server-row-main">
-    <h2 class="server-name"><a href="${pageHref}">${r.name}</a></h2>
+    <h2 class="server-name"><a href="${pageHref}">${r.name}</a>${renderVerifiedMark(r.verified)}</h2>
     ${renderMotd(l.status?.styledMotd ?? null, 1)}
     ${renderBanner(r.slug, r.name, l.images)}
     ${renderAddress(`address-${r.slug}`, serverAddress(l), r.name)}

@@ -23,12 +23,32 @@ export interface Server {
   description: string
   website: string
   hidden: boolean
+  // When the owner last proved they run the server (the listing's token read in its MOTD); null:
+  // not verified. Changing the host, port or edition resets it.
+  verifiedAt: number | null
   createdAt: number
   updatedAt: number
 }
 
+// What, beside a server's own row, decides whether it is on the public site: the site's
+// `listing.require_verification`. The repositories are built with it.
+export interface ListingPolicy {
+  requireVerification: boolean
+}
+
+// Why a server is off the public site (ranking, pages, vote page, public API, ping rounds):
+// hidden by an administrator, claimed (another account proved it runs the same address), or
+// unverified where the site requires proof.
+export type UnlistedReason = 'hidden' | 'claimed' | 'unverified'
+
 // What a vote needs of its server: the vote path reads only these.
-export type VoteTarget = Pick<Server, 'id' | 'slug' | 'name' | 'edition' | 'hidden'>
+export type VoteTarget = Pick<Server, 'id' | 'slug' | 'name' | 'edition'>
+
+// A listing of another account that claims the same address as a server (the admin sees them).
+export interface AddressRival {
+  serverId: string
+  rival: { id: string; slug: string; name: string; ownerId: string; verified: boolean }
+}
 
 // The last ping of a server.
 export interface ServerStatus {
@@ -81,11 +101,17 @@ export interface PingTarget {
 }
 
 export interface ServersRepo {
-  insert(s: Omit<Server, 'num'>): Awaitable<Server>
+  insert(s: Omit<Server, 'num' | 'verifiedAt'>): Awaitable<Server>
+  // Writes the listing's fields (not its verification: see setVerified).
   update(s: Server): Awaitable<void>
   bySlug(slug: string): Awaitable<Server | null>
+  // The server when it is on the public site, else null.
+  listedBySlug(slug: string): Awaitable<Server | null>
+  // Null when the server is on the public site.
+  unlistedReason(id: string): Awaitable<UnlistedReason | null>
   byId(id: string): Awaitable<Server | null>
-  voteTarget(slug: string): Awaitable<VoteTarget | null>
+  // `listed`: on the public site (see listedBySlug).
+  voteTarget(slug: string): Awaitable<(VoteTarget & { listed: boolean }) | null>
   byOwner(ownerId: string): Awaitable<Server[]>
   all(): Awaitable<Server[]>
   slugExists(slug: string): Awaitable<boolean>
@@ -94,7 +120,7 @@ export interface ServersRepo {
   status(serverNum: number): Awaitable<ServerStatus | null>
   // The listings of these servers, in the order of the ids.
   listings(ids: string[]): Awaitable<Listing[]>
-  // Every listed (not hidden) server.
+  // Every server on the public site.
   pingTargets(): Awaitable<PingTarget[]>
   imageHashes(serverNum: number): Awaitable<ImageHashes>
   // The icon its last answers sent (written by the ping rounds), or null.
@@ -103,6 +129,15 @@ export interface ServersRepo {
   setBanner(serverNum: number, banner: Banner, at: number): Awaitable<void>
   // False when there was none.
   removeBanner(serverNum: number): Awaitable<boolean>
+  // Every pair of listings of different accounts that claim the same address.
+  addressRivals(): Awaitable<AddressRival[]>
+  // The listing's ownership token; `token` is stored only when it has none yet. Answers the
+  // token kept (null: no such server).
+  verificationToken(id: string, token: string): Awaitable<string | null>
+  setVerified(id: string, at: number | null): Awaitable<void>
+  // The latest proof wins: resets the verification of other accounts' listings of the same
+  // address as this server. Answers their slugs.
+  unverifyRivals(id: string): Awaitable<string[]>
 }
 
 export interface RankedServer {
@@ -111,6 +146,7 @@ export interface RankedServer {
   slug: string
   name: string
   votes: number
+  verified: boolean
 }
 
 export interface RankingFilter {
@@ -120,14 +156,15 @@ export interface RankingFilter {
 }
 
 // Ranks are read from the month counters, never by counting votes. Rank = 1-based position among
-// listed (not hidden) servers by votes in the UTC month, descending; ties go to the server whose
+// servers on the public site by votes in the UTC month, descending; ties go to the server whose
 // latest vote came first, then to the older listing. A server listed after the month ended has
 // no rank in it.
 export interface RankingRepo {
   // One page of the ranking, in rank order; `rank` is the position among all listed servers,
   // whatever the filter. `total`: the servers that match the filter.
   page(month: string, filter: RankingFilter, limit: number, offset: number): Awaitable<{ total: number; rows: RankedServer[] }>
-  // The server's rank and votes in the month, or null when it is hidden or was not listed yet.
+  // The server's rank and votes in the month, or null when it is off the public site or was not
+  // listed yet.
   rankOf(serverId: string, month: string): Awaitable<RankedServer | null>
   topVoters(serverId: string, month: string, limit: number): Awaitable<{ pseudo: string; votes: number }[]>
   totalVotes(serverId: string): Awaitable<number>

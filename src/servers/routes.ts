@@ -3,7 +3,7 @@ import { Ok } from '../accounts/schema.ts'
 import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
-import type { Server } from './repo.ts'
+import type { AddressRival, Server } from './repo.ts'
 import { AdminList, OwnerList, ServerAnswer, ServerCreate, ServerPatch, SlugParams } from './schema.ts'
 import { createServer, deleteServer, ownedServer, updateServer, type ServersDeps } from './service.ts'
 import { liveStatus, ownerServerJson, ranksThisMonth, type ViewDeps } from './view.ts'
@@ -69,15 +69,19 @@ export function serverRoutes(deps: ServerRoutesDeps) {
     .get('/api/v1/admin/servers', async () => {
       const ranks = await ranksThisMonth(deps)
       const owners = new Map((await deps.store.users.list()).map((u) => [u.id, u.email]))
+      const owner = (id: string) => ({ id, email: owners.get(id)! })
+      const conflicts = new Map<string, AddressRival[]>()
+      for (const r of await deps.store.servers.addressRivals()) conflicts.set(r.serverId, [...(conflicts.get(r.serverId) ?? []), r])
       return {
         ok: true as const,
         servers: await Promise.all((await deps.store.servers.all()).map(async (s) => ({
-          ...(await listItem(s, ranks.get(s.id) ?? null)), owner: { id: s.ownerId, email: owners.get(s.ownerId)! },
+          ...(await listItem(s, ranks.get(s.id) ?? null)), owner: owner(s.ownerId),
+          conflicts: (conflicts.get(s.id) ?? []).map(({ rival: r }) => ({ slug: r.slug, name: r.name, owner: owner(r.ownerId), verified: r.verified })),
         }))),
       }
     }, {
       admin: true,
       response: { 200: AdminList },
-      detail: { summary: 'Every server (admin)', tags: ['Admin'], description: 'All servers of the site, hidden ones included, oldest first, with their owner. Administrators hide, show or delete any server through PATCH/DELETE /api/v1/me/servers/{slug}. 403 for non-administrators.' },
+      detail: { summary: 'Every server (admin)', tags: ['Admin'], description: 'All servers of the site, hidden ones included, oldest first, with their owner. `conflicts`: the listings of other accounts that claim the same address (host in lower case without a final dot, and the port or the edition\'s default), with whether each is verified; a verified listing keeps the address and the other accounts\' unverified ones are off the public site (`unlistedReason: "claimed"`). Administrators hide, show or delete any server through PATCH/DELETE /api/v1/me/servers/{slug}. 403 for non-administrators.' },
     })
 }

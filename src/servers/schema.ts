@@ -57,7 +57,13 @@ export const OwnerServerJson = t.Object({
   modes: t.Array(t.String()),
   website: t.String(),
   hidden: t.Boolean({ description: 'hidden by an administrator: not in the ranking nor the public pages' }),
-  rank: t.Union([t.Integer(), t.Null()], { description: 'this month\'s rank; null while hidden' }),
+  verified: t.Boolean({ description: 'the owner proved they run the server: the listing\'s token was read in its MOTD (GET|POST …/verification). Changing the host, port or edition resets it' }),
+  verifiedAt: t.Union([Iso, t.Null()], { description: 'when the token was last read in the MOTD; null while not verified' }),
+  listed: t.Boolean({ description: 'on the public site: in the ranking, with its pages, vote page and public API' }),
+  unlistedReason: t.Union([t.Literal('hidden'), t.Literal('claimed'), t.Literal('unverified'), t.Null()], {
+    description: 'why the server is off the public site: `hidden` by an administrator; `claimed`: another account proved it runs the same address (host and port), so this unverified listing is not shown; `unverified`: the site requires proof of ownership (`listing.require_verification`) and this server has none yet. Null when listed',
+  }),
+  rank: t.Union([t.Integer(), t.Null()], { description: 'this month\'s rank; null while off the public site' }),
   monthlyVotes: t.Integer(),
   totalVotes: t.Integer(),
   voteUrl: t.String(),
@@ -82,7 +88,10 @@ export type LiveStatusJson = typeof LiveStatusJson.static
 export const ServerAnswer = t.Object({ ok: t.Literal(true), server: OwnerServerJson })
 export const OwnerListItem = t.Composite([OwnerServerJson, LiveStatusJson])
 export const OwnerList = t.Object({ ok: t.Literal(true), servers: t.Array(OwnerListItem) })
+const Owner = t.Object({ id: t.String(), email: t.String() })
+// Another account's listing of the same address, as the admin sees it.
+const AddressConflict = t.Object({ slug: t.String(), name: t.String(), owner: Owner, verified: t.Boolean() })
 export const AdminList = t.Object({
   ok: t.Literal(true),
-  servers: t.Array(t.Composite([OwnerListItem, t.Object({ owner: t.Object({ id: t.String(), email: t.String() }) })])),
+  servers: t.Array(t.Composite([OwnerListItem, t.Object({ owner: Owner, conflicts: t.Array(AddressConflict) })])),
 })

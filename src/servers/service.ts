@@ -7,7 +7,7 @@ import { assertValid } from '../http/validation.ts'
 import { newId } from '../ids.ts'
 import type { Lookup } from '../net/guard.ts'
 import { endsInNumber, ipv4FromNumeric, reservedKind } from '../net/ip.ts'
-import type { Server, ServersRepo, VoteTarget } from './repo.ts'
+import type { ListingPolicy, Server, ServersRepo, VoteTarget } from './repo.ts'
 import { SLUG, ServerCreate, ServerPatch } from './schema.ts'
 
 interface ServersTx {
@@ -165,9 +165,27 @@ export async function updateServer(deps: ServersDeps, server: Server, patch: Ser
     if (!current) throw notFound(`no server with the slug "${server.slug}"`)
     const next: Server = { ...current, ...changes, updatedAt: deps.clock.now() }
     yield* use(tx.servers.update(next))
+    // The proof of ownership was read at the old address (and protocol): it says nothing of the new one.
+    if (next.verifiedAt !== null && !sameAddress(current, next)) {
+      yield* use(tx.servers.setVerified(next.id, null))
+      next.verifiedAt = null
+    }
     return next
   })
 }
+
+// The address a listing claims, as the repositories compare it (server.claim): the host in lower
+// case without a final dot, and the port, the edition's default when none is given. A name and
+// an IP address are different claims even when the name points to that address: many servers
+// may share one address behind a proxy that routes by name.
+export function claimOf(s: Pick<Server, 'host' | 'port' | 'edition'>): string {
+  return `${s.host.toLowerCase().replace(/\.$/, '')}:${s.port ?? (s.edition === 'bedrock' ? 19132 : 25565)}`
+}
+
+const sameAddress = (a: Server, b: Server) => claimOf(a) === claimOf(b) && a.edition === b.edition
+
+// The site's rule of which servers the public sees, beside each server's own state.
+export const listingPolicy = (config: Config): ListingPolicy => ({ requireVerification: config.listing.require_verification })
 
 // Removes the server with everything that hangs on it (votes, keys, channels, deliveries,
 // statistics: the schema cascades).
@@ -183,13 +201,21 @@ export async function ownedServer(servers: ServersRepo, user: { id: string; isAd
   return server
 }
 
-// The server named by `slug` as the public sees it: a hidden server does not exist for them.
-export const listedServer = async (servers: ServersRepo, slug: string): Promise<Server> => listed(await servers.bySlug(slug), slug)
-
-// The same, with only what recording a vote needs (the vote path's lookup).
-export const listedVoteTarget = async (servers: ServersRepo, slug: string): Promise<VoteTarget> => listed(await servers.voteTarget(slug), slug)
-
-function listed<T extends { hidden: boolean }>(server: T | null, slug: string): T {
-  if (!server || server.hidden) throw notFound(`no server with the slug "${slug}" is listed`)
+// The server named by `slug` as the public sees it: a server off the public site (hidden,
+// claimed by another account, or unverified where the site requires proof) does not exist for
+// them (src/servers/sqlite-listed.ts).
+export async function listedServer(servers: ServersRepo, slug: string): Promise<Server> {
+  const server = await servers.listedBySlug(slug)
+  if (!server) throw notListed(slug)
   return server
 }
+
+// The same, with only what recording a vote needs (the vote path's lookup).
+export async function listedVoteTarget(servers: ServersRepo, slug: string): Promise<VoteTarget> {
+  const found = await servers.voteTarget(slug)
+  if (!found?.listed) throw notListed(slug)
+  const { listed: _, ...target } = found
+  return target
+}
+
+const notListed = (slug: string) => notFound(`no server with the slug "${slug}" is listed`)

@@ -1,13 +1,14 @@
 import type { Database } from 'bun:sqlite'
 import { readMotd } from '../motd/format.ts'
-import type { Banner, ImageHashes, Listing, PingTarget, Server, ServersRepo, ServerStatus, VoteTarget } from './repo.ts'
+import type { AddressRival, Banner, ImageHashes, Listing, ListingPolicy, PingTarget, Server, ServersRepo, ServerStatus, UnlistedReason, VoteTarget } from './repo.ts'
+import { listedSql, unlistedReasonSql } from './sqlite-listed.ts'
 
 // A server's modes, as a JSON array in mode order: the one query that builds them.
 const MODES = (server: string) =>
   `(SELECT coalesce(json_group_array(mode), '[]') FROM (SELECT mode FROM server_mode m WHERE m.server_id = ${server}.id ORDER BY mode))`
 
 const cols = `num, id, owner_id AS ownerId, slug, name, host, port, edition, version, description, website,
-  hidden, created_at AS createdAt, updated_at AS updatedAt, ${MODES('server')} AS modes`
+  hidden, verified_at AS verifiedAt, created_at AS createdAt, updated_at AS updatedAt, ${MODES('server')} AS modes`
 
 type Row = Omit<Server, 'modes' | 'hidden'> & { modes: string; hidden: number }
 const toServer = (r: Row | null): Server | null => (r ? { ...r, modes: JSON.parse(r.modes), hidden: r.hidden === 1 } : null)
@@ -24,7 +25,7 @@ const IMAGE_HASHES = `(SELECT hash FROM server_icon WHERE server_num = s.num) AS
   (SELECT hash FROM server_banner WHERE server_num = s.num) AS bannerHash`
 type ListingRow = StatusRow & Omit<Listing, 'modes' | 'status' | 'images'> & { modes: string; iconHash: string | null; bannerHash: string | null }
 
-export function sqliteServersRepo(db: Database) {
+export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
   const insert = db.prepare(`INSERT INTO server (id, owner_id, slug, name, host, port, edition, version, description, website, hidden, created_at, updated_at)
     VALUES ($id, $ownerId, $slug, $name, $host, $port, $edition, $version, $description, $website, $hidden, $createdAt, $updatedAt)`)
   const update = db.prepare(`UPDATE server SET name = $name, host = $host, port = $port, edition = $edition, version = $version,
@@ -33,8 +34,10 @@ export function sqliteServersRepo(db: Database) {
   const addMode = db.prepare('INSERT INTO server_mode (server_id, mode) VALUES (?, ?)')
   const bySlug = db.prepare(`SELECT ${cols} FROM server WHERE slug = ?`)
   const byId = db.prepare(`SELECT ${cols} FROM server WHERE id = ?`)
+  const listedBySlug = db.prepare(`SELECT ${cols} FROM server WHERE slug = ? AND ${listedSql('server', policy)}`)
+  const unlistedReason = db.prepare(`SELECT ${unlistedReasonSql('server', policy)} AS reason FROM server WHERE id = ?`)
   // The vote path's lookup: no modes subquery.
-  const voteTarget = db.prepare('SELECT id, slug, name, edition, hidden FROM server WHERE slug = ?')
+  const voteTarget = db.prepare(`SELECT id, slug, name, edition, ${listedSql('server', policy)} AS listed FROM server WHERE slug = ?`)
   const byOwner = db.prepare(`SELECT ${cols} FROM server WHERE owner_id = ? ORDER BY created_at, num`)
   const all = db.prepare(`SELECT ${cols} FROM server ORDER BY created_at, num`)
   const slugExists = db.prepare('SELECT 1 FROM server WHERE slug = ?')
@@ -53,7 +56,16 @@ export function sqliteServersRepo(db: Database) {
       bytes = excluded.bytes, hash = excluded.hash, updated_at = excluded.updated_at`)
   const removeBanner = db.prepare('DELETE FROM server_banner WHERE server_num = ?')
   // What a ping round needs of every listed server, without the long text fields.
-  const pingTargets = db.prepare(`SELECT num, host, port, edition, ${MODES('server')} AS modes FROM server WHERE hidden = 0 ORDER BY num`)
+  const pingTargets = db.prepare(`SELECT num, host, port, edition, ${MODES('server')} AS modes FROM server
+    WHERE ${listedSql('server', policy)} ORDER BY num`)
+  const rivals = db.prepare(`SELECT s.id AS serverId, o.id, o.slug, o.name, o.owner_id AS ownerId, o.verified_at IS NOT NULL AS verified
+    FROM server s JOIN server o ON o.claim = s.claim AND o.owner_id <> s.owner_id ORDER BY s.num, o.num`)
+  const setToken = db.prepare('UPDATE server SET verify_token = ?2 WHERE id = ?1 AND verify_token IS NULL')
+  const getToken = db.prepare('SELECT verify_token AS token FROM server WHERE id = ?')
+  const setVerified = db.prepare('UPDATE server SET verified_at = ?2 WHERE id = ?1')
+  const unverifyRivals = db.prepare(`UPDATE server SET verified_at = NULL
+    WHERE verified_at IS NOT NULL AND claim = (SELECT claim FROM server WHERE id = ?1) AND owner_id <> (SELECT owner_id FROM server WHERE id = ?1)
+    RETURNING slug`)
 
   const setModes = (id: string, modes: string[]) => {
     clearModes.run(id)
@@ -65,18 +77,20 @@ export function sqliteServersRepo(db: Database) {
       const { modes: _m, ...fields } = s
       const num = Number(insert.run({ ...fields, hidden: s.hidden ? 1 : 0 }).lastInsertRowid)
       setModes(s.id, s.modes)
-      return { ...s, num }
+      return { ...s, num, verifiedAt: null }
     },
     update(s) {
-      const { num: _n, modes, ownerId: _o, slug: _s, createdAt: _c, ...rest } = s
+      const { num: _n, modes, ownerId: _o, slug: _s, createdAt: _c, verifiedAt: _v, ...rest } = s
       update.run({ ...rest, hidden: s.hidden ? 1 : 0 })
       setModes(s.id, modes)
     },
     bySlug: (slug) => toServer(bySlug.get(slug) as Row | null),
     byId: (id) => toServer(byId.get(id) as Row | null),
+    listedBySlug: (slug) => toServer(listedBySlug.get(slug) as Row | null),
+    unlistedReason: (id) => (unlistedReason.get(id) as { reason: UnlistedReason | null } | null)?.reason ?? null,
     voteTarget(slug) {
-      const r = voteTarget.get(slug) as (Omit<VoteTarget, 'hidden'> & { hidden: number }) | null
-      return r && { ...r, hidden: r.hidden === 1 }
+      const r = voteTarget.get(slug) as (VoteTarget & { listed: number }) | null
+      return r && { ...r, listed: r.listed === 1 }
     },
     byOwner: (ownerId) => (byOwner.all(ownerId) as Row[]).map((r) => toServer(r)!),
     all: () => (all.all() as Row[]).map((r) => toServer(r)!),
@@ -102,5 +116,13 @@ export function sqliteServersRepo(db: Database) {
     },
     removeBanner: (serverNum) => removeBanner.run(serverNum).changes > 0,
     pingTargets: () => (pingTargets.all() as (Omit<PingTarget, 'modes'> & { modes: string })[]).map((r) => ({ ...r, modes: JSON.parse(r.modes) as string[] })),
+    addressRivals: () => (rivals.all() as (Omit<AddressRival['rival'], 'verified'> & { serverId: string; verified: number })[])
+      .map(({ serverId, verified, ...rival }) => ({ serverId, rival: { ...rival, verified: verified === 1 } })),
+    verificationToken(id, token) {
+      setToken.run(id, token)
+      return (getToken.get(id) as { token: string } | null)?.token ?? null
+    },
+    setVerified: (id, at) => { setVerified.run(id, at) },
+    unverifyRivals: (id) => (unverifyRivals.all(id) as { slug: string }[]).map((r) => r.slug),
   } satisfies ServersRepo
 }

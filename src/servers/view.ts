@@ -10,7 +10,7 @@ import type { LiveStatusJson, OwnerServerJson } from './schema.ts'
 export interface ViewDeps {
   config: Config
   clock: Clock
-  store: { ranking: RankingRepo; servers: Pick<ServersRepo, 'imageHashes'> }
+  store: { ranking: RankingRepo; servers: ServersRepo }
 }
 
 // The addresses of a server's icon and banner. `v` is the start of the image's hash: the address
@@ -39,12 +39,14 @@ export function serverAddress(s: Pick<Server, 'host' | 'port'>): string {
 export async function ownerServerJson(deps: ViewDeps, s: Server, rank?: number | null): Promise<OwnerServerJson> {
   const month = monthOf(deps.clock.now())
   const base = deps.config.site.base_url
-  const { ranking } = deps.store
-  const images = await deps.store.servers.imageHashes(s.num)
+  const { ranking, servers } = deps.store
+  const images = await servers.imageHashes(s.num)
   const banner = bannerPath(s.slug, images.banner)
+  const unlistedReason = await servers.unlistedReason(s.id)
   return {
     id: s.id, slug: s.slug, name: s.name, description: s.description, edition: s.edition, host: s.host, port: s.port,
     address: serverAddress(s), version: s.version, modes: s.modes, website: s.website, hidden: s.hidden,
+    verified: s.verifiedAt !== null, verifiedAt: isoOrNull(s.verifiedAt), listed: unlistedReason === null, unlistedReason,
     rank: rank !== undefined ? rank : ((await ranking.rankOf(s.id, month))?.rank ?? null),
     monthlyVotes: await ranking.monthVotes(s.id, month),
     totalVotes: await ranking.totalVotes(s.id),

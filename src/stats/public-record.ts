@@ -11,7 +11,7 @@ export interface PublicRecordDeps extends ViewDeps {
 // The owner's view of the listing (same address, rank, votes and URLs), without what only the
 // owner sees, plus the last ping and the 24 h uptime.
 export async function publicRecord(deps: PublicRecordDeps, server: Server, now: number): Promise<PublicServer> {
-  const { host: _host, port: _port, hidden: _hidden, updatedAt: _updated, ...listing } = await ownerServerJson(deps, server)
+  const { host: _host, port: _port, hidden: _hidden, updatedAt: _updated, verifiedAt: _verifiedAt, listed: _listed, unlistedReason: _reason, ...listing } = await ownerServerJson(deps, server)
   const status = await deps.store.servers.status(server.num)
   const uptime = await deps.store.stats.uptimeSince(server.num, now - DAY)
   return {

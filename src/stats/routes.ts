@@ -41,7 +41,7 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
       publicLimited: true,
       detail: {
         summary: 'Public server record', tags,
-        description: 'A listed server: its listing, live rank and votes, and the last ping (online, players, MOTD, latency, 24 h uptime), with the vote page and badge addresses. Unknown or hidden slug: 404 NOT_FOUND.',
+        description: 'A listed server: its listing, live rank and votes, and the last ping (online, players, MOTD, latency, 24 h uptime), with the vote page and badge addresses. `verified`: the owner proved they run it. Unknown slug, or a server off the public site (hidden by an administrator, unverified while `listing.require_verification` is on, or an unverified listing of an address another account proved it runs): 404 NOT_FOUND.',
       },
     })
     .get('/api/v1/servers/:slug/history', ({ params, query }) => historyAnswer(params.slug, query.range ?? '24h', query.format), {

@@ -62,6 +62,7 @@ export const PublicServer = t.Object({
   version: t.String({ description: 'Version the owner lists, else the one the last ping read' }),
   modes: t.Array(t.String()),
   website: t.String(),
+  verified: t.Boolean({ description: 'The owner proved they run the server: the listing\'s token was read in its MOTD' }),
   rank: t.Nullable(t.Integer({ description: 'Position by votes this UTC month among listed servers' })),
   monthlyVotes: t.Integer(),
   totalVotes: t.Integer(),

@@ -7,6 +7,7 @@ import { formatUtc } from '../pages/format.ts'
 import { html } from '../pages/html.ts'
 import { renderLayout } from '../pages/layout.ts'
 import { editionLabel, renderIcon } from '../pages/server-parts.ts'
+import { renderVerifiedMark } from '../pages/verified-mark.ts'
 
 export interface VotePageState {
   pseudo: string // pre-filled
@@ -87,7 +88,7 @@ export function renderVotePage(config: Config, server: Server, images: ImageHash
 
   const body = html`<nav class="muted" aria-label="Breadcrumb"><a href="/">Ranking</a> › <a href="${base}">${server.name}</a> › Vote</nav>
 <div class="narrow">
-<div class="server-head">${renderIcon(server.slug, images, 'large')}<h1>Vote for ${server.name}</h1></div>
+<div class="server-head">${renderIcon(server.slug, images, 'large')}<h1>Vote for ${server.name}${renderVerifiedMark(server.verifiedAt !== null)}</h1></div>
 ${state.voted ? renderThanks(server, state.voted, config.votes.interval_minutes) : html`${state.error ? renderError(state.error, server) : ''}
 ${form}`}
 </div>`

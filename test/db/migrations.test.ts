@@ -77,3 +77,27 @@ describe('migrations', () => {
     db.close()
   })
 })
+
+describe('0076: delivery built again to take the discord channel', () => {
+  test('deliveries and attempts are kept, attempt ids go on from the old counter, the cascade still holds', () => {
+    const db = openDatabase(join(tempDir(), 'v.db'))
+    migrate(db, migrations.filter((m) => m.name < '0076'))
+    db.run(`INSERT INTO user (id, email, email_key, password_hash, created_at) VALUES ('u', 'a@example.com', 'a@example.com', 'x', 1)`)
+    db.run(`INSERT INTO server (id, owner_id, slug, name, host, created_at, updated_at) VALUES ('s', 'u', 's', 'S', 'play.example.com', 1, 1)`)
+    db.run(`INSERT INTO delivery (id, server_id, channel, pseudo, payload, status, attempts, created_at, updated_at, series_start) VALUES ('d', 's', 'webhook', 'Steve', '{"a":1}', 'failed', 5, 1, 2, 4)`)
+    for (let i = 1; i <= 5; i++) db.run(`INSERT INTO delivery_attempt (delivery_id, server_id, attempt, status, error, started_at, series_start) VALUES ('d', 's', ${i}, 'failed', 'e${i}', ${i}, ${i < 4 ? 1 : 4})`)
+    db.run('DELETE FROM delivery_attempt WHERE attempt = 5') // the counter stays at 5
+    const before = db.query('SELECT * FROM delivery_attempt ORDER BY id').all()
+    expect(migrate(db)).toEqual(migrations.filter((m) => m.name >= '0076').map((m) => m.name))
+    expect(db.query('SELECT id, channel, payload, status, attempts, series_start AS s FROM delivery').all()).toEqual([{ id: 'd', channel: 'webhook', payload: '{"a":1}', status: 'failed', attempts: 5, s: 4 }])
+    expect(db.query('SELECT * FROM delivery_attempt ORDER BY id').all()).toEqual(before.map((a) => ({ ...(a as object), rate_limited: 0 })))
+    db.run(`INSERT INTO delivery (id, server_id, channel, pseudo, created_at, updated_at) VALUES ('x', 's', 'discord', 'Alex', 3, 3)`)
+    db.run(`INSERT INTO delivery_attempt (delivery_id, server_id, attempt, status, started_at) VALUES ('x', 's', 1, 'pending', 3)`)
+    expect(db.query(`SELECT id FROM delivery_attempt WHERE delivery_id = 'x'`).get()).toEqual({ id: 6 })
+    expect(() => db.run(`INSERT INTO delivery (id, server_id, channel, pseudo, created_at, updated_at) VALUES ('y', 's', 'email', 'Alex', 3, 3)`)).toThrow('CHECK')
+    expect(db.query('PRAGMA foreign_key_check').all()).toEqual([])
+    db.run(`DELETE FROM server WHERE id = 's'`)
+    expect(db.query('SELECT count(*) AS n FROM delivery_attempt').get()).toEqual({ n: 0 })
+    db.close()
+  })
+})

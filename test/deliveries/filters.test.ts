@@ -56,7 +56,7 @@ describe('GET …/deliveries filters', () => {
 
   test('a bad filter is a 400 naming it', async () => {
     const { list } = await setup()
-    expect(await list('?channel=email')).toEqual({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'channel must be "votifier" or "webhook"', field: 'channel' } } })
+    expect(await list('?channel=email')).toEqual({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'channel must be "votifier", "webhook" or "discord"', field: 'channel' } } })
     expect(await list('?status=lost')).toEqual({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'status must be one of succeeded, failed, gave_up, pending', field: 'status' } } })
   })
 })

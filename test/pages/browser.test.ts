@@ -175,6 +175,7 @@ describe('in a browser', () => {
     const rt = testRuntime()
     const { server } = await seedServer(rt, { name: 'A server with a rather long name for a phone', description: 'x'.repeat(500), website: `https://example.com/${'a'.repeat(200)}` })
     await seedListing(rt, 3)
+    rt.store.servers.setVerified(server.id, rt.clock.now()) // with the verified mark by its name
     const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
     const page = await browser.newPage({ viewport: { width: 360, height: 740 } })
     const problems = recordPageProblems(page)

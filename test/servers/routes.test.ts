@@ -34,7 +34,8 @@ describe('POST /api/v1/me/servers', () => {
         server: {
           id: expect.any(String), slug: 'emeraude-valley', name: 'Émeraude Valley!', description: 'Friendly survival', edition: 'java',
           host: 'play.example.com', port: 25570, address: 'play.example.com:25570', version: '1.21.4', modes: ['pvp', 'survival'],
-          website: 'https://example.com/', hidden: false, rank: 1, monthlyVotes: 0, totalVotes: 0,
+          website: 'https://example.com/', hidden: false, verified: false, verifiedAt: null, listed: true, unlistedReason: null,
+          rank: 1, monthlyVotes: 0, totalVotes: 0,
           voteUrl: 'http://localhost:8080/serveur/emeraude-valley/voter', badgeUrl: 'http://localhost:8080/api/v1/servers/emeraude-valley/badge.svg',
           createdAt: now, updatedAt: now,
         },

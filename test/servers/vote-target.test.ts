@@ -10,12 +10,12 @@ describe('the vote path\'s server lookup', () => {
     const rt = testRuntime()
     const { server } = await seedServer(rt, { name: 'Emerald Valley', edition: 'bedrock', modes: ['survival'] })
     const target = await listedVoteTarget(rt.store.servers, server.slug)
-    expect(target).toEqual({ id: server.id, slug: server.slug, name: 'Emerald Valley', edition: 'bedrock', hidden: false })
+    expect(target).toEqual({ id: server.id, slug: server.slug, name: 'Emerald Valley', edition: 'bedrock' })
     const full = await listedServer(rt.store.servers, server.slug)
-    expect(target).toEqual({ id: full.id, slug: full.slug, name: full.name, edition: full.edition, hidden: full.hidden })
+    expect(target).toEqual({ id: full.id, slug: full.slug, name: full.name, edition: full.edition })
 
     rt.store.servers.update({ ...full, hidden: true })
-    expect(rt.store.servers.voteTarget(server.slug)?.hidden).toBe(true)
+    expect(rt.store.servers.voteTarget(server.slug)?.listed).toBe(false)
     for (const slug of [server.slug, 'no-such-server']) {
       let error: unknown
       try { await listedVoteTarget(rt.store.servers, slug) } catch (e) { error = e }

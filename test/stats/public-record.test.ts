@@ -43,7 +43,7 @@ describe('GET /api/v1/servers/{slug}', () => {
       expect(ok).toBe(true)
       expect(server).toEqual({
         id: a.id, slug: 'emerald-valley', name: 'Emerald Valley', description: 'Cozy survival', edition: 'java',
-        address: `127.0.0.1:${peer.port}`, version: '1.21.4', modes: ['smp', 'survival'], website: 'https://emerald.example.org/',
+        address: `127.0.0.1:${peer.port}`, version: '1.21.4', modes: ['smp', 'survival'], website: 'https://emerald.example.org/', verified: false,
         rank: 2, monthlyVotes: 2, totalVotes: 7,
         online: true, players: { online: 21, max: 300 }, motd: 'Welcome!', latencyMs: expect.any(Number),
         lastPingAt: expect.stringMatching(/^2026-11-22T12:00:0\d\.\d{3}Z$/), uptime: 0.75,

@@ -2,10 +2,10 @@
 import { del, get, patch, serverPath } from './api.js'
 import { announce, formatDay, h, plural, replace } from './dom.js'
 import { actionButton } from './forms.js'
-import { playersCell, rankText, serverHref } from './server-summary.js'
+import { playersCell, rankText, serverHref, verifiedMark } from './server-summary.js'
 import { cell, dataTable } from './table.js'
 /** @import { Ctx } from './app.js' */
-/** @import { AdminServersAnswer, AdminUsersAnswer } from '../types/api' */
+/** @import { AdminServer, AdminServersAnswer, AdminUsersAnswer } from '../types/api' */
 
 /**
  * @param {string} caption
@@ -31,6 +31,15 @@ export async function renderAdminUsers(ctx, el) {
       cell('Created', formatDay(u.createdAt))))))
 }
 
+const STATES = { hidden: 'Hidden', unverified: 'Not listed: unverified', claimed: 'Not listed: address claimed' }
+
+// Other accounts' listings of the same address: the verified one keeps it.
+/** @param {AdminServer} s */
+const conflictNote = (s) => (s.conflicts.length
+  ? h('div', { class: 'small unlisted-reason' }, 'Same address as ', s.conflicts.map((c, i) => [i ? ', ' : '',
+    h('a', { href: serverHref(c.slug) }, c.name), ` (${c.owner.email}${c.verified ? ', verified' : ''})`]))
+  : null)
+
 /**
  * @param {Ctx} ctx
  * @param {HTMLElement} el
@@ -47,13 +56,15 @@ export async function renderAdminServers(ctx, el) {
   const rows = servers.map((s) => h('tr', { dataset: { slug: s.slug } },
     cell('Server', [
       h('a', { href: serverHref(s.slug) }, s.name),
+      s.verified ? verifiedMark() : null,
       h('div', { class: 'muted small' }, s.address),
+      conflictNote(s),
     ], { class: 'cell-main' }),
     cell('Owner', s.owner.email, { class: 'cell-owner' }),
     cell('Rank', rankText(s), { class: 'num' }),
     cell('Votes this month', s.monthlyVotes.toLocaleString('en-GB'), { class: 'num' }),
     cell('Players online', playersCell(s), { class: 'num' }),
-    cell('State', s.hidden ? h('span', { class: 'pill pill-hidden' }, 'Hidden') : 'Listed'),
+    cell('State', s.unlistedReason ? h('span', { class: 'pill pill-hidden' }, STATES[s.unlistedReason]) : 'Listed'),
     cell('Actions', h('div', { class: 'row-actions' },
       actionButton(s.hidden ? 'Show' : 'Hide', async () => {
         await patch(serverPath(s.slug), { hidden: !s.hidden })

@@ -8,7 +8,8 @@ import { actionButton } from './forms.js'
 import { serverForm } from './server-form.js'
 import { renderApiTab } from './view-api.js'
 import { renderDeliveriesTab } from './view-deliveries.js'
-import { playersCell, rankText, serverHref, serverIcon } from './server-summary.js'
+import { playersCell, rankText, serverHref, serverIcon, unlistedNotice, verifiedMark } from './server-summary.js'
+import { verifySection, VERIFY_TITLE_ID } from './verify-section.js'
 /** @import { Ctx, Stop } from './app.js' */
 /** @import { Child } from '../types/dom' */
 /** @import { ServerDetail, ServerDetailAnswer } from '../types/api' */
@@ -31,7 +32,7 @@ function tile(label, value) {
  * @param {ServerDetail} server
  * @param {(slug: string) => Promise<void>} refresh draws the page again
  */
-function overviewTab(ctx, server, refresh) {
+async function overviewTab(ctx, server, refresh) {
   const links = h('section', { class: 'card' },
     h('h2', null, 'Public pages'),
     h('dl', { class: 'facts' },
@@ -39,7 +40,13 @@ function overviewTab(ctx, server, refresh) {
       h('dt', null, 'Vote page'), h('dd', null, h('a', { href: `/serveur/${encodeURIComponent(server.slug)}/voter` }, `/serveur/${server.slug}/voter`)),
       h('dt', null, 'Address'), h('dd', null, h('code', null, server.address)),
       h('dt', null, 'Total votes'), h('dd', null, server.totalVotes.toLocaleString('en-GB'))),
-    server.hidden ? h('p', { class: 'notice' }, 'An administrator has hidden this server: it is out of the ranking and its public pages answer "not found". Votes already recorded are kept.') : null)
+    unlistedNotice(server))
+
+  // After a successful check the page is drawn again; the focus returns to the section.
+  const ownership = await verifySection(server, async () => {
+    await refresh(server.slug)
+    document.getElementById(VERIFY_TITLE_ID)?.focus()
+  })
 
   const edit = h('section', { class: 'card' }, h('h2', null, 'Listing'),
     serverForm(ctx, {
@@ -68,7 +75,7 @@ function overviewTab(ctx, server, refresh) {
         await refresh(server.slug)
       }))
     : null
-  return [links, edit, bannerSection(server, refresh), adminTools, danger]
+  return [links, ownership, edit, bannerSection(server, refresh), adminTools, danger]
 }
 
 /**
@@ -96,7 +103,8 @@ export async function renderServer(ctx, el, slug, tab) {
         h('div', { class: 'server-title' }, serverIcon(server), h('h1', { tabindex: '-1' }, server.name)),
         h('div', { class: 'pills' },
           h('span', { class: `pill pill-${server.edition}` }, server.edition === 'java' ? 'Java' : 'Bedrock'),
-          server.hidden ? h('span', { class: 'pill pill-hidden' }, 'Hidden') : null)),
+          server.verified ? verifiedMark() : null,
+          server.hidden ? h('span', { class: 'pill pill-hidden' }, 'Hidden') : !server.listed ? h('span', { class: 'pill pill-hidden' }, 'Not listed') : null)),
       h('div', { class: 'tiles' },
         tile('Rank this month', rankText(server)),
         tile('Votes this month', server.monthlyVotes.toLocaleString('en-GB')),
@@ -104,7 +112,7 @@ export async function renderServer(ctx, el, slug, tab) {
       tabs, body)
     stop?.()
     stop = undefined
-    if (tab === 'overview') replace(body, overviewTab(ctx, server, draw))
+    if (tab === 'overview') replace(body, await overviewTab(ctx, server, draw))
     else if (tab === 'api') await renderApiTab(body, server)
     else stop = await renderDeliveriesTab(body, server)
   }

@@ -2,7 +2,7 @@
 // online at the last ping.
 import { get } from './api.js'
 import { h, plural, replace } from './dom.js'
-import { playersCell, rankText, serverHref, serverIcon } from './server-summary.js'
+import { playersCell, rankText, serverHref, serverIcon, unlistedShort, verifiedMark } from './server-summary.js'
 import { cell, dataTable } from './table.js'
 /** @import { Ctx } from './app.js' */
 /** @import { ServersAnswer } from '../types/api' */
@@ -34,8 +34,10 @@ export async function renderServers(ctx, el) {
     cell('Server', [
       serverIcon(s),
       h('a', { href: serverHref(s.slug) }, s.name),
+      s.verified ? verifiedMark() : null,
       s.hidden ? h('span', { class: 'pill pill-hidden' }, 'Hidden') : null,
       h('div', { class: 'muted small' }, s.address),
+      s.hidden ? null : unlistedShort(s),
     ], { class: 'cell-main' }),
     cell('Rank this month', rankText(s), { class: 'num' }),
     cell('Votes this month', s.monthlyVotes.toLocaleString('en-GB'), { class: 'num' }),

@@ -90,6 +90,10 @@ export interface Server {
   modes: string[]
   website: string
   hidden: boolean
+  verified: boolean
+  verifiedAt: string | null
+  listed: boolean
+  unlistedReason: UnlistedReason | null
   rank: number | null
   monthlyVotes: number
   totalVotes: number
@@ -115,6 +119,8 @@ export interface Banner {
   height: number
   size: number
 }
+// Why a server is off the public site (src/servers/sqlite-listed.ts).
+export type UnlistedReason = 'hidden' | 'claimed' | 'unverified'
 
 /**
  * A server in the owner's lists: with its last ping (null before the first one).
@@ -149,6 +155,7 @@ export interface ServerDetailAnswer {
 export interface ServerDetail extends OwnerServer {
   webhook: WebhookSettings | null
   votifier: VotifierSettings | null
+  discord: DiscordSettings | null
 }
 
 /** @answer GET /api/v1/admin/servers 200 */
@@ -160,6 +167,43 @@ export interface AdminServersAnswer {
 /** @answer GET /api/v1/admin/servers 200 servers[] */
 export interface AdminServer extends OwnerServer {
   owner: { id: string; email: string }
+  conflicts: AddressConflict[]
+}
+
+/**
+ * Another account's listing of the same address.
+ * @answer GET /api/v1/admin/servers 200 servers[].conflicts[]
+ */
+export interface AddressConflict {
+  slug: string
+  name: string
+  owner: { id: string; email: string }
+  verified: boolean
+}
+
+/**
+ * @answer GET /api/v1/me/servers/{slug}/verification 200
+ * @answer POST /api/v1/me/servers/{slug}/verification 200
+ */
+export interface VerificationAnswer {
+  ok: true
+  token: string
+  verified: boolean
+  verifiedAt: string | null
+  address: string
+  instructions: string[]
+  motd?: string
+}
+
+/** @answer PUT /api/v1/me/servers/{slug}/discord 200 */
+export interface DiscordAnswer {
+  ok: true
+  discord: DiscordSettings
+}
+
+/** @answer PUT /api/v1/me/servers/{slug}/discord 200 discord */
+export interface DiscordSettings {
+  url: string
 }
 
 /**
@@ -222,7 +266,7 @@ export interface CreatedKeyAnswer {
   prefix: string
 }
 
-export type Channel = 'votifier' | 'webhook'
+export type Channel = 'votifier' | 'webhook' | 'discord'
 
 /** @answer POST /api/v1/me/servers/{slug}/test 200 */
 export interface TestAnswer {
@@ -258,6 +302,7 @@ export interface DeliveryAttempt {
   test: boolean
   attempt: number
   seriesAttempt: number
+  rateLimited: boolean
   status: AttemptStatus
   error: string | null
   httpStatus: number | null

@@ -1,0 +1,73 @@
+import { answerSnippet, postToCheckedAddress, redirectFailure, type PostOptions } from '../net/checked-post.ts'
+import { DeliveryFailure, seconds } from '../net/guard.ts'
+import { VERSION } from '../version.ts'
+
+// One message to a Discord webhook, as Discord documents its answers:
+// - 204 No Content (200 with the message under ?wait=true): posted.
+// - 429 Too Many Requests, with `{"message", "retry_after": <seconds, a float>, "global"}` and a
+//   Retry-After header (seconds): the next attempt waits at least that long (the later of both).
+// - 404 Unknown Webhook (the webhook was deleted), 401 Invalid Webhook Token, 400 (the message
+//   itself was refused): the same message to the same URL can never succeed, so the retries stop.
+// - anything else (5xx, 403, a network failure): retried on the schedule.
+// A 2xx whose X-RateLimit-Remaining is 0 asks for a pause of X-RateLimit-Reset-After seconds
+// before the next message to this webhook: `pauseMs`.
+
+export interface DiscordResult {
+  httpStatus: number
+  pauseMs?: number
+}
+
+const secondsHeader = (res: Response, name: string): number | null => {
+  const n = Number(res.headers.get(name))
+  return res.headers.has(name) && Number.isFinite(n) && n >= 0 ? n : null
+}
+
+// Discord's error body: {"message": "Unknown Webhook", "code": 10015}.
+function discordError(text: string): { message?: string; code?: number; retry_after?: number; global?: boolean } {
+  try {
+    const body = JSON.parse(text)
+    return typeof body === 'object' && body !== null ? body : {}
+  } catch {
+    return {}
+  }
+}
+
+// Waits no earlier than both the body's retry_after and the Retry-After header; null when Discord
+// (or a proxy in front of it) said neither.
+function retryAfterMs(res: Response, body: { retry_after?: number }): number | null {
+  const fromBody = typeof body.retry_after === 'number' && Number.isFinite(body.retry_after) && body.retry_after >= 0 ? body.retry_after : null
+  const fromHeader = secondsHeader(res, 'retry-after')
+  if (fromBody === null && fromHeader === null) return null
+  return Math.ceil(Math.max(fromBody ?? 0, fromHeader ?? 0) * 1000)
+}
+
+export async function sendDiscord(webhookUrl: string, body: string, opts: PostOptions): Promise<DiscordResult> {
+  let url: URL
+  try {
+    url = new URL(webhookUrl)
+  } catch {
+    throw new DeliveryFailure(`the Discord webhook URL "${webhookUrl}" is not a valid URL`)
+  }
+  const res = await postToCheckedAddress(url, body, { 'Content-Type': 'application/json', 'User-Agent': `votelist/${VERSION}` }, opts)
+  const status = res.status
+  if (status >= 200 && status < 300) {
+    void res.body?.cancel().catch(() => {})
+    const resetAfter = secondsHeader(res, 'x-ratelimit-reset-after')
+    const spent = res.headers.get('x-ratelimit-remaining') === '0' && resetAfter !== null
+    return spent ? { httpStatus: status, pauseMs: Math.ceil(resetAfter * 1000) } : { httpStatus: status }
+  }
+  if (status >= 300 && status < 400) throw redirectFailure(res, 'Discord')
+  const text = await answerSnippet(res)
+  const err = discordError(text)
+  const said = err.message ? `${err.message}${err.code ? ` (code ${err.code})` : ''}` : text
+  const answer = `Discord answered ${status}${said ? `: "${said}"` : ''}`
+  if (status === 429) {
+    const waitMs = retryAfterMs(res, err)
+    if (waitMs === null) throw new DeliveryFailure(`${answer}, a rate limit without saying how long to wait`, { httpStatus: status })
+    throw new DeliveryFailure(`${answer}: rate limited${err.global ? ' (across all of this site\'s webhooks)' : ''}, so the next attempt waits ${seconds(waitMs)}, as Discord asked`, { httpStatus: status, retryAfterMs: waitMs })
+  }
+  if (status === 404) throw new DeliveryFailure(`${answer} — the webhook no longer exists in Discord: set a new webhook URL, then Redeliver`, { httpStatus: status, final: true })
+  if (status === 401) throw new DeliveryFailure(`${answer} — the URL's token is wrong (was the webhook's URL reset?): set the new URL, then Redeliver`, { httpStatus: status, final: true })
+  if (status === 400) throw new DeliveryFailure(`${answer} — Discord refused this message, and would refuse it again, so retries stop`, { httpStatus: status, final: true })
+  throw new DeliveryFailure(answer, { httpStatus: status })
+}

@@ -1,0 +1,68 @@
+import { isIP } from 'node:net'
+import { checkedAddress, DeliveryFailure, seconds, type TargetOptions } from './guard.ts'
+
+// One HTTP POST of a delivery to an owner's URL (a webhook receiver, Discord), to the address
+// checked: the host is resolved and checked here, at send time, and fetch gets that IP in the
+// URL, the real host in the Host header and, for https, as the TLS server name, so the
+// certificate is still verified against the host name. Redirects are not followed (the checked
+// address is the only one contacted). Network failures come back as DeliveryFailure, in words.
+
+export interface PostOptions extends TargetOptions {
+  timeoutMs: number
+  ca?: string // tests only: a certificate authority to trust besides the system's
+}
+
+// Node's names for certificate problems: a refusal to trust, not a network fault.
+const TLS_CODE = /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/
+
+function networkFailure(e: unknown, url: URL, timeoutMs: number): DeliveryFailure {
+  const err = e as { name?: string; code?: string; message?: string }
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') return new DeliveryFailure(`no answer from ${url.host} within ${seconds(timeoutMs)} (timed out)`)
+  if (err.code === 'ECONNREFUSED') return new DeliveryFailure(`connection refused by ${url.host}: nothing listens on that port`)
+  if (err.code === 'ECONNRESET') return new DeliveryFailure(`${url.host} closed the connection before answering`)
+  if (err.code && TLS_CODE.test(err.code)) return new DeliveryFailure(`the TLS certificate of ${url.hostname} was refused (${err.code})`)
+  return new DeliveryFailure(`request to ${url.host} failed: ${err.message ?? String(e)}`)
+}
+
+export async function postToCheckedAddress(url: URL, body: string, headers: Record<string, string>, opts: PostOptions): Promise<Response> {
+  const address = await checkedAddress(url.hostname, opts)
+  const direct = new URL(url)
+  direct.hostname = isIP(address) === 6 ? `[${address}]` : address
+  try {
+    return await fetch(direct, {
+      method: 'POST',
+      body,
+      headers: { ...headers, Host: url.host },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(opts.timeoutMs),
+      ...(url.protocol === 'https:' ? { tls: { serverName: url.hostname.replace(/^\[(.*)\]$/, '$1'), ...(opts.ca ? { ca: opts.ca } : {}) } } : {}),
+    })
+  } catch (e) {
+    throw networkFailure(e, url, opts.timeoutMs)
+  }
+}
+
+// Printable, one line, short: a receiver's answer shown in the Deliveries tab.
+export async function answerSnippet(res: Response): Promise<string> {
+  const reader = res.body?.getReader()
+  if (!reader) return ''
+  const chunks: Uint8Array[] = []
+  let size = 0
+  try {
+    while (size < 1024) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      size += value.length
+    }
+  } catch {
+    // A body cut short still shows what arrived.
+  } finally {
+    void reader.cancel().catch(() => {})
+  }
+  return Buffer.concat(chunks).toString('utf8').replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 200)
+}
+
+// A 3xx is a failure that names where it pointed: set the URL to the final address.
+export const redirectFailure = (res: Response, what: string) =>
+  new DeliveryFailure(`${what} answered ${res.status}, a redirect to ${res.headers.get('location') ?? '(no Location)'}; redirects are not followed: set the URL to the final address`, { httpStatus: res.status })

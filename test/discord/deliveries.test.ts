@@ -1,0 +1,146 @@
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
+import type { ConfigInput } from '../../src/config/load.ts'
+import { redeliver } from '../../src/deliveries/service.ts'
+import { recordVote } from '../../src/votes/service.ts'
+import { attemptRows, deliveryRows, deliveryRuntime, jobCount } from '../deliveries/setup.ts'
+import { call, cleanupTemp, testApp, type TestRuntime } from '../helpers.ts'
+import { startDiscordReceiver, type DiscordReceiver } from './discord-receiver.ts'
+
+const receivers: DiscordReceiver[] = []
+afterEach(() => { for (const r of receivers.splice(0)) r.stop() })
+afterAll(cleanupTemp)
+
+// A site whose server posts its votes to a local stand-in for Discord.
+async function withDiscord(input: ConfigInput = {}, url?: (r: DiscordReceiver) => string) {
+  const r = startDiscordReceiver()
+  receivers.push(r)
+  const ctx = await deliveryRuntime(input)
+  ctx.rt.store.channels.putDiscord(ctx.server.id, url ? url(r) : r.url(), ctx.rt.clock.now())
+  return { r, ...ctx }
+}
+
+const rateLimitedRows = (rt: TestRuntime) =>
+  (rt.db.query('SELECT attempt, status, rate_limited AS rateLimited, next_attempt_at AS nextAttemptAt FROM delivery_attempt ORDER BY id').all() as
+    { attempt: number; status: string; rateLimited: number; nextAttemptAt: number | null }[])
+
+// Moves the clock to the next due job and runs what is due.
+async function runNext(rt: TestRuntime) {
+  const next = rt.db.query(`SELECT min(run_at) AS at FROM job WHERE kind = 'delivery'`).get() as { at: number | null }
+  if (next.at === null) throw new Error('no delivery job left')
+  rt.clock.set(Math.max(rt.clock.now(), next.at))
+  return rt.queue.drain()
+}
+
+describe('votes to Discord', () => {
+  test('a vote posts one message with the player, the server and its votes this month', async () => {
+    const { r, rt, server } = await withDiscord()
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    rt.clock.advance(1000)
+    const { vote } = await recordVote(rt, server, 'Cool_Guy', ['203.0.113.8'])
+    await rt.queue.drain()
+    expect(r.received.length).toBe(2)
+    expect(r.received[1].json).toEqual({
+      allowed_mentions: { parse: [] },
+      embeds: [{
+        title: 'New vote for Emerald Valley',
+        url: `http://localhost:8080/serveur/${server.slug}`,
+        description: '**Cool\\_Guy** voted for **Emerald Valley**.',
+        color: 0x1f6f43,
+        fields: [{ name: 'Player', value: 'Cool\\_Guy', inline: true }, { name: 'Votes this month', value: '2', inline: true }],
+        footer: { text: 'My Server List' },
+        timestamp: new Date(vote.createdAt).toISOString(),
+      }],
+    })
+    expect(deliveryRows(rt).map((d) => [d.channel, d.status, d.attempts])).toEqual([['discord', 'succeeded', 1], ['discord', 'succeeded', 1]])
+    expect(attemptRows(rt).map((a) => [a.status, a.httpStatus, a.error])).toEqual([['succeeded', 204, null], ['succeeded', 204, null]])
+    expect(jobCount(rt)).toBe(0)
+  })
+
+  test('the Test button covers Discord, and the Deliveries tab filters by channel', async () => {
+    const { r, rt, owner, server } = await withDiscord()
+    const app = await testApp(rt)
+    const headers = { cookie: `${sessionCookieName(rt.config)}=${(await startSession(rt, owner.id)).token}` }
+    const tested = await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers, body: {} })
+    expect(await tested.json()).toEqual({ ok: true, results: [{ channel: 'discord', status: 'succeeded', error: null, durationMs: expect.any(Number) }] })
+    expect(r.received[0].json.embeds[0]).toMatchObject({ title: 'Test vote for Emerald Valley', description: 'A test from the My Server List dashboard for **VotelistTest**: not a vote, nobody is rewarded.' })
+    const list = async (q: string) => (await (await call(app, 'GET', `/api/v1/me/servers/${server.slug}/deliveries${q}`, { headers })).json()).deliveries
+    expect((await list('?channel=discord')).map((d: { channel: string; test: boolean }) => [d.channel, d.test])).toEqual([['discord', true]])
+    expect(await list('?channel=webhook')).toEqual([])
+  })
+
+  test('429: the next attempt waits retry_after, is not counted, and holds the other messages to that webhook', async () => {
+    const { r, rt, server } = await withDiscord()
+    r.reply({ status: 429, retryAfter: 1.5, header: '2' })
+    const t0 = rt.clock.now()
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    expect(rateLimitedRows(rt)).toEqual([{ attempt: 1, status: 'failed', rateLimited: 1, nextAttemptAt: t0 + 2000 }])
+    expect(attemptRows(rt)[0].error).toBe('Discord answered 429: "You are being rate limited.": rate limited, so the next attempt waits 2 s, as Discord asked')
+    // Another vote meanwhile: its message waits for the same time, without an attempt.
+    await recordVote(rt, server, 'Alex', ['203.0.113.8'])
+    await rt.queue.drain()
+    expect(r.received.length).toBe(1)
+    expect(attemptRows(rt).length).toBe(1)
+    expect((rt.db.query(`SELECT run_at AS at FROM job WHERE kind = 'delivery' ORDER BY id`).all() as { at: number }[]).map((j) => j.at)).toEqual([t0 + 2000, t0 + 2000])
+    rt.clock.set(t0 + 2000)
+    await rt.queue.drain()
+    expect(r.received.map((m) => m.json.embeds[0].fields[0].value)).toEqual(['Steve', 'Steve', 'Alex'])
+    expect(deliveryRows(rt).map((d) => d.status)).toEqual(['succeeded', 'succeeded'])
+    // The Deliveries tab: the rate-limited try did not use up attempt 1 of 8.
+    const items = rt.store.deliveries.attempts(server.id, Number.MAX_SAFE_INTEGER, 10)
+    expect(items.map((a) => [a.pseudo, a.attempt, a.seriesAttempt, a.rateLimited, a.status])).toEqual([
+      ['Alex', 1, 1, false, 'succeeded'], ['Steve', 2, 1, false, 'succeeded'], ['Steve', 1, 1, true, 'failed'],
+    ])
+  })
+
+  test('a webhook that always answers 429: ten waits are free, then the schedule runs out as for any failure', async () => {
+    const { r, rt, server } = await withDiscord({ deliveries: { retry_delays: ['1s', '1s'] } })
+    r.reply(...Array.from({ length: 20 }, () => ({ status: 429 as const, retryAfter: 2 })))
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    while (jobCount(rt)) await runNext(rt)
+    const rows = rateLimitedRows(rt)
+    expect(rows.map((a) => [a.attempt, a.status, a.rateLimited])).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => [i + 1, 'failed', 1]),
+      [11, 'failed', 0], [12, 'failed', 0], [13, 'gave_up', 0],
+    ])
+    // A counted attempt still waits what Discord asked when it is longer than the schedule's delay.
+    const started = attemptRows(rt).map((a) => a.startedAt)
+    expect(started.slice(1).map((t, i) => t - started[i])).toEqual(Array(12).fill(2000))
+    expect(rt.store.deliveries.attempts(server.id, Number.MAX_SAFE_INTEGER, 20).map((a) => a.seriesAttempt).reverse())
+      .toEqual([...Array(11).fill(1), 2, 3])
+  })
+
+  test('Unknown Webhook (404) gives up at once; after fixing the URL, Redeliver sends it', async () => {
+    const { r, rt, server } = await withDiscord({}, (r) => r.url({ id: '1111111111111111111' }))
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    expect(deliveryRows(rt)[0]).toMatchObject({ status: 'gave_up', attempts: 1 })
+    expect(attemptRows(rt)[0]).toMatchObject({ status: 'gave_up', httpStatus: 404, nextAttemptAt: null })
+    expect(attemptRows(rt)[0].error).toContain('the webhook no longer exists in Discord')
+    rt.store.channels.putDiscord(server.id, r.url(), rt.clock.now())
+    await redeliver(rt, server, deliveryRows(rt)[0].id)
+    await rt.queue.drain()
+    expect(deliveryRows(rt)[0]).toMatchObject({ status: 'succeeded', attempts: 2 })
+    expect(r.received.length).toBe(1)
+  })
+
+  test('a spent bucket pauses the next message until Discord\'s reset; a removed webhook ends its deliveries', async () => {
+    const { r, rt, server } = await withDiscord()
+    r.setRemaining(0)
+    const t0 = rt.clock.now()
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    await recordVote(rt, server, 'Alex', ['203.0.113.8'])
+    await rt.queue.drain()
+    expect(r.received.length).toBe(1)
+    expect(rt.db.query(`SELECT run_at AS at FROM job WHERE kind = 'delivery'`).get()).toEqual({ at: t0 + 2500 })
+    rt.store.channels.deleteDiscord(server.id)
+    rt.clock.set(t0 + 2500)
+    await rt.queue.drain()
+    expect(attemptRows(rt).map((a) => [a.status, a.error])).toEqual([
+      ['succeeded', null], ['gave_up', 'the Discord webhook was removed from the server\'s settings'],
+    ])
+  })
+})

@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import { discordMessage, escapeMarkdown } from '../../src/discord/message.ts'
+import { sendDiscord } from '../../src/discord/send-discord.ts'
+import { DeliveryFailure } from '../../src/net/guard.ts'
+import { VERSION } from '../../src/version.ts'
+import { freePort } from '../deliveries/setup.ts'
+import { startDiscordReceiver, type DiscordReceiver } from './discord-receiver.ts'
+
+const receivers: DiscordReceiver[] = []
+afterEach(() => { for (const r of receivers.splice(0)) r.stop() })
+function receiver() {
+  const r = startDiscordReceiver()
+  receivers.push(r)
+  return r
+}
+
+const loopback = { allowPrivate: true, timeoutMs: 10_000 }
+const vote = { pseudo: 'Steve', server: { name: 'Emerald Valley', url: 'https://list.example.org/serveur/emerald-valley' }, monthlyVotes: 1234, votedAt: Date.UTC(2026, 10, 22, 10, 15, 30, 123), test: false, siteName: 'My Server List' }
+const message = discordMessage(vote)
+
+async function failure(p: Promise<unknown>): Promise<DeliveryFailure> {
+  try {
+    await p
+  } catch (e) {
+    if (e instanceof DeliveryFailure) return e
+    throw e
+  }
+  throw new Error('the send succeeded')
+}
+
+describe('the Discord message', () => {
+  test('one embed with the player, the server and the month\'s votes; no mention can ping', () => {
+    expect(JSON.parse(message)).toEqual({
+      allowed_mentions: { parse: [] },
+      embeds: [{
+        title: 'New vote for Emerald Valley',
+        url: 'https://list.example.org/serveur/emerald-valley',
+        description: '**Steve** voted for **Emerald Valley**.',
+        color: 0x1f6f43,
+        fields: [{ name: 'Player', value: 'Steve', inline: true }, { name: 'Votes this month', value: '1,234', inline: true }],
+        footer: { text: 'My Server List' },
+        timestamp: '2026-11-22T10:15:30.123Z',
+      }],
+    })
+    const test = JSON.parse(discordMessage({ ...vote, test: true })).embeds[0]
+    expect(test.title).toBe('Test vote for Emerald Valley')
+    expect(test.description).toBe('A test from the My Server List dashboard for **Steve**: not a vote, nobody is rewarded.')
+  })
+
+  test('names cannot format the message or mention anyone: Discord\'s markdown is escaped', () => {
+    expect(escapeMarkdown('*Cool_Guy')).toBe('\\*Cool\\_Guy')
+    expect(escapeMarkdown('@everyone <@123> [x](https://e.vil) `c` ~~s~~ ||p|| # h -x > q \\')).toBe(
+      '\\@everyone \\<\\@123\\> \\[x\\]\\(https://e.vil\\) \\`c\\` \\~\\~s\\~\\~ \\|\\|p\\|\\| \\# h \\-x \\> q \\\\')
+    const body = JSON.parse(discordMessage({ ...vote, pseudo: '*Cool_Guy', server: { ...vote.server, name: '@everyone **Free** [loot](https://e.vil)' } }))
+    expect(body.allowed_mentions).toEqual({ parse: [] })
+    expect(body.embeds[0].description).toBe('**\\*Cool\\_Guy** voted for **\\@everyone \\*\\*Free\\*\\* \\[loot\\]\\(https://e.vil\\)**.')
+    expect(body.embeds[0].fields[0].value).toBe('\\*Cool\\_Guy')
+  })
+})
+
+describe('posting to a Discord webhook (a local stand-in answering as Discord documents)', () => {
+  test('204 is posted; with ?wait=true, 200 with the message; the body is what Discord accepts', async () => {
+    const r = receiver()
+    expect(await sendDiscord(r.url(), message, loopback)).toEqual({ httpStatus: 204 })
+    expect(await sendDiscord(r.url({ query: '?wait=true' }), message, loopback)).toEqual({ httpStatus: 200 })
+    expect(r.received.map((m) => m.json)).toEqual([JSON.parse(message), JSON.parse(message)])
+    expect(r.received[0].headers).toMatchObject({ 'content-type': 'application/json', 'user-agent': `votelist/${VERSION}`, host: `127.0.0.1:${r.port}` })
+  })
+
+  test('a spent bucket (X-RateLimit-Remaining: 0) asks for a pause of X-RateLimit-Reset-After', async () => {
+    const r = receiver()
+    r.setRemaining(0)
+    expect(await sendDiscord(r.url(), message, loopback)).toEqual({ httpStatus: 204, pauseMs: 2500 })
+  })
+
+  test('429: the wait is the later of retry_after (seconds, a float) and Retry-After', async () => {
+    const r = receiver()
+    r.reply({ status: 429, retryAfter: 1.5, header: '2' }, { status: 429, retryAfter: 3.25, header: null }, { status: 429, retryAfter: 0.4, global: true, header: '1' })
+    const first = await failure(sendDiscord(r.url(), message, loopback))
+    expect(first.detail).toEqual({ httpStatus: 429, retryAfterMs: 2000 })
+    expect(first.message).toBe('Discord answered 429: "You are being rate limited.": rate limited, so the next attempt waits 2 s, as Discord asked')
+    expect((await failure(sendDiscord(r.url(), message, loopback))).detail).toEqual({ httpStatus: 429, retryAfterMs: 3250 })
+    const global = await failure(sendDiscord(r.url(), message, loopback))
+    expect(global.detail).toEqual({ httpStatus: 429, retryAfterMs: 1000 })
+    expect(global.message).toContain('rate limited (across all of this site\'s webhooks)')
+  })
+
+  test('a deleted webhook (404), a wrong token (401) and a refused message (400) stop the retries; a 5xx does not', async () => {
+    const r = receiver()
+    const gone = await failure(sendDiscord(r.url({ id: '1111111111111111111' }), message, loopback))
+    expect(gone.message).toBe('Discord answered 404: "Unknown Webhook (code 10015)" — the webhook no longer exists in Discord: set a new webhook URL, then Redeliver')
+    expect(gone.detail).toEqual({ httpStatus: 404, final: true })
+    const token = await failure(sendDiscord(r.url({ token: 'wrong-token-wrong-token-wrong' }), message, loopback))
+    expect(token.detail).toEqual({ httpStatus: 401, final: true })
+    expect(token.message).toStartWith('Discord answered 401: "Invalid Webhook Token (code 50027)" — the URL\'s token is wrong')
+    const refused = await failure(sendDiscord(r.url(), '{}', loopback))
+    expect(refused.detail).toEqual({ httpStatus: 400, final: true })
+    expect(refused.message).toStartWith('Discord answered 400: "Cannot send an empty message (code 50006)"')
+    r.reply(502)
+    const down = await failure(sendDiscord(r.url(), message, loopback))
+    expect(down.detail).toEqual({ httpStatus: 502 })
+    expect(r.received.length).toBe(1) // only the 502's message passed Discord's checks
+  })
+
+  test('the same outbound rule as every channel: a private address is refused without private targets; a dead port is a failure', async () => {
+    const r = receiver()
+    const refused = await failure(sendDiscord(r.url(), message, { ...loopback, allowPrivate: false }))
+    expect(refused.message).toBe('private target refused: 127.0.0.1 resolves to 127.0.0.1, a private or reserved address; votelist only connects to public addresses')
+    expect(r.received.length).toBe(0)
+    const port = freePort()
+    expect((await failure(sendDiscord(`http://127.0.0.1:${port}/api/webhooks/1/x`, message, loopback))).message).toBe(`connection refused by 127.0.0.1:${port}: nothing listens on that port`)
+  })
+})
