@@ -17,10 +17,10 @@ const tags = ['Owner: account']
 
 // Registration, login, logout and the current user; plus the admin's list of accounts.
 export function accountRoutes(rt: AccountRoutesDeps) {
-  const name = sessionCookieName(rt.config)
+  const name = sessionCookieName(rt.siteUrl)
   const openSession = async (cookie: Cookies, userId: string) => {
     const { token } = await startSession(rt, userId)
-    cookie[name].set({ value: token, ...sessionCookieAttributes(rt.config, SESSION_TTL_MS / 1000) })
+    cookie[name].set({ value: token, ...sessionCookieAttributes(rt.siteUrl, SESSION_TTL_MS / 1000) })
   }
   // Every login or sign-up attempt counts against its client address, before any hash is spent
   // and before the body is checked (a malformed attempt counts too).
@@ -67,7 +67,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
     })
     .post('/api/v1/auth/logout', async ({ cookie }) => {
       await endSession(rt, cookie[name]?.value as string | undefined)
-      ;(cookie as Cookies)[name].set({ value: '', ...sessionCookieAttributes(rt.config, 0) })
+      ;(cookie as Cookies)[name].set({ value: '', ...sessionCookieAttributes(rt.siteUrl, 0) })
       return { ok: true as const }
     }, {
       sameOrigin: true,

@@ -1,6 +1,6 @@
 import { jwtVerify, SignJWT } from 'jose'
 import type { Clock } from '../clock.ts'
-import type { Config } from '../config/load.ts'
+import type { SiteUrl } from '../http/site-url.ts'
 import { newId } from '../ids.ts'
 import type { Scheduler } from '../jobs/scheduler.ts'
 import { publicUser, type SessionsRepo, type User, type UsersRepo } from './repo.ts'
@@ -13,19 +13,17 @@ export const SESSION_TTL_MS = 30 * 24 * 3600_000
 
 export interface SessionDeps {
   clock: Clock
-  config: Config
+  siteUrl: SiteUrl
   store: { users: UsersRepo; sessions: SessionsRepo }
   secret: Uint8Array
 }
 
-const secure = (config: Config) => config.site.base_url.startsWith('https://')
-
 // Behind https the cookie takes the __Host- prefix: Secure, Path=/, no Domain, so no subdomain
 // can plant or read it.
-export const sessionCookieName = (config: Config) => (secure(config) ? '__Host-votelist_session' : 'votelist_session')
+export const sessionCookieName = (siteUrl: SiteUrl) => (siteUrl.secure ? '__Host-votelist_session' : 'votelist_session')
 
-export function sessionCookieAttributes(config: Config, maxAgeSeconds: number) {
-  return { httpOnly: true, sameSite: 'lax' as const, secure: secure(config), path: '/', maxAge: maxAgeSeconds }
+export function sessionCookieAttributes(siteUrl: SiteUrl, maxAgeSeconds: number) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: siteUrl.secure, path: '/', maxAge: maxAgeSeconds }
 }
 
 export async function startSession(deps: SessionDeps, userId: string): Promise<{ token: string; expiresAt: number }> {

@@ -121,7 +121,7 @@ export const DEFAULT_MODES = [
 
 export const configSchema = {
   site: {
-    base_url: url('http://localhost:8080', 'Public address of the site: links, vote URLs, badge URLs and the Origin check use it. https:// turns on Secure, __Host- session cookies.'),
+    base_url: url('', 'Public address of the site: links, vote URLs, badge URLs and the Origin check use it. https:// turns on Secure, __Host- session cookies. Empty (not set): links use http://localhost (or http.host when it names one address) on http.port, and the site accepts its pages from localhost, 127.0.0.1 and [::1] on that port; set it on any site others reach.', true),
     name: str('My Server List', 'Name of the site, shown in page titles and headers.', { min: 1, max: 100 }),
     service_name: str('MyServerList', 'Service name sent with every Votifier vote; owners register their v2 token under it.', {
       min: 1, max: 64, pattern: /^[A-Za-z0-9_.-]+$/, hint: 'must use only letters, digits, "_", "." and "-"',
