@@ -9,6 +9,8 @@ import m0020 from '../../migrations/0020_captcha.sql' with { type: 'text' }
 import m0040 from '../../migrations/0040_delivery_series.sql' with { type: 'text' }
 import m0050 from '../../migrations/0050_stats_median.sql' with { type: 'text' }
 import m0060 from '../../migrations/0060_attempt_series.sql' with { type: 'text' }
+import m0080 from '../../migrations/0080_administration.sql' with { type: 'text' }
+import m0081 from '../../migrations/0081_last_ping_round.sql' with { type: 'text' }
 
 export interface Migration {
   name: string
@@ -25,4 +27,6 @@ export const migrations: readonly Migration[] = [
   { name: '0040_delivery_series', sql: m0040 },
   { name: '0050_stats_median', sql: m0050 },
   { name: '0060_attempt_series', sql: m0060 },
+  { name: '0080_administration', sql: m0080 },
+  { name: '0081_last_ping_round', sql: m0081 },
 ]

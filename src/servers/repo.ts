@@ -20,12 +20,15 @@ export interface Server {
   description: string
   website: string
   hidden: boolean
+  // Publicly listed: shown in the ranking and the public pages and API, open to votes, pinged.
+  // Computed by the repository from the one rule of listing (not hidden, owner not disabled).
+  listed: boolean
   createdAt: number
   updatedAt: number
 }
 
 // What a vote needs of its server: the vote path reads only these.
-export type VoteTarget = Pick<Server, 'id' | 'slug' | 'name' | 'edition' | 'hidden'>
+export type VoteTarget = Pick<Server, 'id' | 'slug' | 'name' | 'edition' | 'listed'>
 
 // The last ping of a server.
 export interface ServerStatus {
@@ -57,7 +60,7 @@ export interface PingTarget {
 }
 
 export interface ServersRepo {
-  insert(s: Omit<Server, 'num'>): Awaitable<Server>
+  insert(s: Omit<Server, 'num' | 'listed'>): Awaitable<Server>
   update(s: Server): Awaitable<void>
   bySlug(slug: string): Awaitable<Server | null>
   byId(id: string): Awaitable<Server | null>
@@ -70,7 +73,7 @@ export interface ServersRepo {
   status(serverNum: number): Awaitable<ServerStatus | null>
   // The listings of these servers, in the order of the ids.
   listings(ids: string[]): Awaitable<Listing[]>
-  // Every listed (not hidden) server.
+  // Every listed server.
   pingTargets(): Awaitable<PingTarget[]>
 }
 
@@ -89,14 +92,14 @@ export interface RankingFilter {
 }
 
 // Ranks are read from the month counters, never by counting votes. Rank = 1-based position among
-// listed (not hidden) servers by votes in the UTC month, descending; ties go to the server whose
+// listed servers by votes in the UTC month, descending; ties go to the server whose
 // latest vote came first, then to the older listing. A server listed after the month ended has
 // no rank in it.
 export interface RankingRepo {
   // One page of the ranking, in rank order; `rank` is the position among all listed servers,
   // whatever the filter. `total`: the servers that match the filter.
   page(month: string, filter: RankingFilter, limit: number, offset: number): Awaitable<{ total: number; rows: RankedServer[] }>
-  // The server's rank and votes in the month, or null when it is hidden or was not listed yet.
+  // The server's rank and votes in the month, or null when it is not listed or was not listed yet.
   rankOf(serverId: string, month: string): Awaitable<RankedServer | null>
   topVoters(serverId: string, month: string, limit: number): Awaitable<{ pseudo: string; votes: number }[]>
   totalVotes(serverId: string): Awaitable<number>

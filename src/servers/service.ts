@@ -1,4 +1,6 @@
 import { isIP } from 'node:net'
+import type { AuditRepo } from '../audit/repo.ts'
+import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
@@ -12,6 +14,14 @@ import { SLUG, ServerCreate, ServerPatch } from './schema.ts'
 
 interface ServersTx {
   servers: ServersRepo
+  audit: AuditRepo
+}
+
+// Who changes a server: its owner, or an administrator (whose moderation is audited).
+export interface Actor {
+  id: string
+  email: string
+  isAdmin: boolean
 }
 
 export interface ServersDeps {
@@ -143,7 +153,7 @@ export async function createServer(deps: ServersDeps, ownerId: string, input: Se
   })
 }
 
-export async function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch, actor: { isAdmin: boolean } = { isAdmin: false }): Promise<Server> {
+export async function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch, actor: Actor): Promise<Server> {
   assertValid(ServerPatch, patch)
   if (patch.hidden !== undefined && !actor.isAdmin) throw forbidden('only an administrator can hide or show a server')
   const { config } = deps
@@ -163,16 +173,24 @@ export async function updateServer(deps: ServersDeps, server: Server, patch: Ser
   return deps.store.write(function* (tx) {
     const current = yield* use(tx.servers.byId(server.id))
     if (!current) throw notFound(`no server with the slug "${server.slug}"`)
-    const next: Server = { ...current, ...changes, updatedAt: deps.clock.now() }
-    yield* use(tx.servers.update(next))
-    return next
+    const now = deps.clock.now()
+    yield* use(tx.servers.update({ ...current, ...changes, updatedAt: now }))
+    if (changes.hidden !== undefined && changes.hidden !== current.hidden) {
+      yield* audit(tx, now, actor, changes.hidden ? 'server.hide' : 'server.show', { type: 'server', id: current.id, label: current.name })
+    }
+    // Read back: whether it is listed follows from what changed.
+    return (yield* use(tx.servers.byId(server.id)))!
   })
 }
 
 // Removes the server with everything that hangs on it (votes, keys, channels, deliveries,
-// statistics: the schema cascades).
-export async function deleteServer(deps: { store: ServersTx }, server: Server): Promise<void> {
-  await deps.store.servers.remove(server.id)
+// statistics: the schema cascades). An administrator deleting another account's server is
+// written to the audit log.
+export async function deleteServer(deps: { store: StoreWrites<ServersTx>; clock: Clock }, server: Server, actor: Actor): Promise<void> {
+  await deps.store.write(function* (tx) {
+    if (!(yield* use(tx.servers.remove(server.id)))) return
+    if (actor.id !== server.ownerId) yield* audit(tx, deps.clock.now(), actor, 'server.delete', { type: 'server', id: server.id, label: server.name }, { slug: server.slug })
+  })
 }
 
 // The server named by `slug`, if the user may manage it: its owner, or an admin.
@@ -183,13 +201,14 @@ export async function ownedServer(servers: ServersRepo, user: { id: string; isAd
   return server
 }
 
-// The server named by `slug` as the public sees it: a hidden server does not exist for them.
+// The server named by `slug` as the public sees it: a server that is not listed (hidden, or its
+// owner disabled) does not exist for them.
 export const listedServer = async (servers: ServersRepo, slug: string): Promise<Server> => listed(await servers.bySlug(slug), slug)
 
 // The same, with only what recording a vote needs (the vote path's lookup).
 export const listedVoteTarget = async (servers: ServersRepo, slug: string): Promise<VoteTarget> => listed(await servers.voteTarget(slug), slug)
 
-function listed<T extends { hidden: boolean }>(server: T | null, slug: string): T {
-  if (!server || server.hidden) throw notFound(`no server with the slug "${slug}" is listed`)
+function listed<T extends { listed: boolean }>(server: T | null, slug: string): T {
+  if (!server || !server.listed) throw notFound(`no server with the slug "${slug}" is listed`)
   return server
 }

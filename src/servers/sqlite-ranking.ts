@@ -1,12 +1,13 @@
 import type { Database } from 'bun:sqlite'
 import { monthEnd } from './month.ts'
+import { LISTED } from './sqlite-repo.ts'
 import type { RankedServer, RankingFilter, RankingRepo } from './repo.ts'
 
 const RANKED = `WITH ranked AS (
   SELECT s.num, s.id, s.slug, s.name, s.edition, coalesce(m.votes, 0) AS votes,
          row_number() OVER (ORDER BY coalesce(m.votes, 0) DESC, m.last_vote_at ASC NULLS LAST, s.created_at, s.num) AS rank
     FROM server s LEFT JOIN server_month m ON m.server_id = s.id AND m.month = $month
-   WHERE s.hidden = 0 AND s.created_at < $end)`
+   WHERE ${LISTED('s')} AND s.created_at < $end)`
 
 const FILTERED = `${RANKED}
   SELECT rank, id, slug, name, votes FROM ranked r

@@ -1,15 +1,21 @@
 import type { Database } from 'bun:sqlite'
 import type { Listing, PingTarget, Server, ServersRepo, ServerStatus, VoteTarget } from './repo.ts'
 
+// The one rule of "publicly listed", as an SQL condition on the server row `server`: not hidden
+// by an administrator, and its owner's account not disabled. The ranking, the public pages and
+// API, the vote path and the ping rounds all read it from here.
+export const LISTED = (server: string) =>
+  `(${server}.hidden = 0 AND NOT EXISTS (SELECT 1 FROM user o WHERE o.id = ${server}.owner_id AND o.disabled_at IS NOT NULL))`
+
 // A server's modes, as a JSON array in mode order: the one query that builds them.
 const MODES = (server: string) =>
   `(SELECT coalesce(json_group_array(mode), '[]') FROM (SELECT mode FROM server_mode m WHERE m.server_id = ${server}.id ORDER BY mode))`
 
 const cols = `num, id, owner_id AS ownerId, slug, name, host, port, edition, version, description, website,
-  hidden, created_at AS createdAt, updated_at AS updatedAt, ${MODES('server')} AS modes`
+  hidden, ${LISTED('server')} AS listed, created_at AS createdAt, updated_at AS updatedAt, ${MODES('server')} AS modes`
 
-type Row = Omit<Server, 'modes' | 'hidden'> & { modes: string; hidden: number }
-const toServer = (r: Row | null): Server | null => (r ? { ...r, modes: JSON.parse(r.modes), hidden: r.hidden === 1 } : null)
+type Row = Omit<Server, 'modes' | 'hidden' | 'listed'> & { modes: string; hidden: number; listed: number }
+const toServer = (r: Row | null): Server | null => (r ? { ...r, modes: JSON.parse(r.modes), hidden: r.hidden === 1, listed: r.listed === 1 } : null)
 
 const statusCols = `st.online, st.players_online AS playersOnline, st.players_max AS playersMax, st.version, st.motd,
   st.latency_ms AS latencyMs, st.error, st.last_ping_at AS lastPingAt`
@@ -27,7 +33,7 @@ export function sqliteServersRepo(db: Database) {
   const bySlug = db.prepare(`SELECT ${cols} FROM server WHERE slug = ?`)
   const byId = db.prepare(`SELECT ${cols} FROM server WHERE id = ?`)
   // The vote path's lookup: no modes subquery.
-  const voteTarget = db.prepare('SELECT id, slug, name, edition, hidden FROM server WHERE slug = ?')
+  const voteTarget = db.prepare(`SELECT id, slug, name, edition, ${LISTED('server')} AS listed FROM server WHERE slug = ?`)
   const byOwner = db.prepare(`SELECT ${cols} FROM server WHERE owner_id = ? ORDER BY created_at, num`)
   const all = db.prepare(`SELECT ${cols} FROM server ORDER BY created_at, num`)
   const slugExists = db.prepare('SELECT 1 FROM server WHERE slug = ?')
@@ -38,7 +44,7 @@ export function sqliteServersRepo(db: Database) {
     FROM json_each(?) j JOIN server s ON s.id = j.value LEFT JOIN server_status st ON st.server_num = s.num
     ORDER BY j.key`)
   // What a ping round needs of every listed server, without the long text fields.
-  const pingTargets = db.prepare(`SELECT num, host, port, edition, ${MODES('server')} AS modes FROM server WHERE hidden = 0 ORDER BY num`)
+  const pingTargets = db.prepare(`SELECT num, host, port, edition, ${MODES('server')} AS modes FROM server WHERE ${LISTED('server')} ORDER BY num`)
 
   const setModes = (id: string, modes: string[]) => {
     clearModes.run(id)
@@ -48,20 +54,20 @@ export function sqliteServersRepo(db: Database) {
   return {
     insert(s) {
       const { modes: _m, ...fields } = s
-      const num = Number(insert.run({ ...fields, hidden: s.hidden ? 1 : 0 }).lastInsertRowid)
+      insert.run({ ...fields, hidden: s.hidden ? 1 : 0 })
       setModes(s.id, s.modes)
-      return { ...s, num }
+      return toServer(byId.get(s.id) as Row)!
     },
     update(s) {
-      const { num: _n, modes, ownerId: _o, slug: _s, createdAt: _c, ...rest } = s
+      const { num: _n, modes, ownerId: _o, slug: _s, createdAt: _c, listed: _l, ...rest } = s
       update.run({ ...rest, hidden: s.hidden ? 1 : 0 })
       setModes(s.id, modes)
     },
     bySlug: (slug) => toServer(bySlug.get(slug) as Row | null),
     byId: (id) => toServer(byId.get(id) as Row | null),
     voteTarget(slug) {
-      const r = voteTarget.get(slug) as (Omit<VoteTarget, 'hidden'> & { hidden: number }) | null
-      return r && { ...r, hidden: r.hidden === 1 }
+      const r = voteTarget.get(slug) as (Omit<VoteTarget, 'listed'> & { listed: number }) | null
+      return r && { ...r, listed: r.listed === 1 }
     },
     byOwner: (ownerId) => (byOwner.all(ownerId) as Row[]).map((r) => toServer(r)!),
     all: () => (all.all() as Row[]).map((r) => toServer(r)!),

@@ -52,7 +52,7 @@ async function signUp(base: string, email: string, first: boolean) {
   await form.getByLabel('Password').fill('correct horse battery staple')
   await form.getByRole('button', { name: first ? 'Create the administrator account' : 'Create my account' }).click()
   await page.getByRole('heading', { name: 'List your first server' }).waitFor()
-  const me = await (await page.request.get(`${base}/api/v1/me`)).json() as { user: { email: string; isAdmin: boolean } }
+  const me = await (await page.request.get(`${base}/api/v1/me`)).json() as { user: { id: string; email: string; isAdmin: boolean; createdAt: string } }
   await context.close()
   expect({ external, problems }).toEqual({ external: [], problems: [] })
   return me.user
