@@ -74,7 +74,7 @@ function configuration(c) {
       h('tbody', null, c.settings.map((s) => h('tr', { dataset: { key: s.key } },
         cell('Key', h('code', null, s.key), { class: 'cell-main' }),
         cell('Value', h('code', { class: 'config-value' }, s.value)),
-        cell('Source', s.source === 'file' ? 'The file' : h('span', { class: 'muted' }, 'Default'))))))),
+        cell('Source', s.source === 'file' ? 'File' : h('span', { class: 'muted' }, 'Default'))))))),
   ]
 }
 
