@@ -15,4 +15,7 @@ export const userJson = (u: User) => ({ id: u.id, email: u.email, isAdmin: u.isA
 export const UserAnswer = t.Object({ ok: t.Literal(true), user: UserJson })
 export const Ok = t.Object({ ok: t.Literal(true) })
 export const AuthStatus = t.Object({ ok: t.Literal(true), setupNeeded: t.Boolean(), registrationOpen: t.Boolean() })
-export const UserList = t.Object({ ok: t.Literal(true), users: t.Array(t.Composite([UserJson, t.Object({ servers: t.Integer() })])) })
+export const ResetBody = t.Object({
+  token: t.String({ maxLength: 128, error: 'token is required: the token of a reset link' }),
+  password: t.String({ maxLength: 256, error: 'password is required: a string of at most 256 characters' }),
+})

@@ -12,6 +12,8 @@ import m0060 from '../../migrations/0060_attempt_series.sql' with { type: 'text'
 import m0070 from '../../migrations/0070_listing_media.sql' with { type: 'text' }
 import m0075 from '../../migrations/0075_server_ownership.sql' with { type: 'text' }
 import m0076 from '../../migrations/0076_discord.sql' with { type: 'text' }
+import m0080 from '../../migrations/0080_administration.sql' with { type: 'text' }
+import m0081 from '../../migrations/0081_last_ping_round.sql' with { type: 'text' }
 
 export interface Migration {
   name: string
@@ -31,4 +33,6 @@ export const migrations: readonly Migration[] = [
   { name: '0070_listing_media', sql: m0070 },
   { name: '0075_server_ownership', sql: m0075 },
   { name: '0076_discord', sql: m0076 },
+  { name: '0080_administration', sql: m0080 },
+  { name: '0081_last_ping_round', sql: m0081 },
 ]

@@ -85,7 +85,7 @@ export async function mediaRoutes(deps: MediaRoutesDeps, defaultIconFile: string
       await deps.store.servers.setBanner(server.num, banner, deps.clock.now())
       return {
         ok: true as const,
-        banner: { url: deps.config.site.base_url + bannerPath(server.slug, banner.hash)!, type: banner.type, width: banner.width, height: banner.height, size: banner.bytes.length },
+        banner: { url: deps.siteUrl.base() + bannerPath(server.slug, banner.hash)!, type: banner.type, width: banner.width, height: banner.height, size: banner.bytes.length },
       }
     }, {
       owner: true, params: SlugParams, parse: 'arrayBuffer', maxBodyBytes: BANNER_BODY_CAP,

@@ -57,7 +57,7 @@ export function serverRoutes(deps: ServerRoutesDeps) {
     })
     .delete('/api/v1/me/servers/:slug', async ({ user, params }) => {
       const s = await ownedServer(deps.store.servers, user, params.slug)
-      await deleteServer(deps, s)
+      await deleteServer(deps, s, user)
       // Its keys went with it: refused from the next request on, not after the cache's recheck.
       deps.keyCache.forgetServer(s.id)
       return { ok: true as const }

@@ -28,7 +28,7 @@ test('an owner previews, is refused a wrong size, uploads an animated GIF banner
   const owner = await ownerSession(rt, 'alice@example.com')
   const { server } = await seedServer(rt, { name: 'Emerald Valley' }, 'alice@example.com')
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
-  await context.addCookies([{ name: sessionCookieName(rt.config), value: owner.headers.cookie.split('=').slice(1).join('='), url: base }])
+  await context.addCookies([{ name: sessionCookieName(rt.siteUrl), value: owner.headers.cookie.split('=').slice(1).join('='), url: base }])
   const page = await context.newPage()
   const problems = recordPageProblems(page)
   page.on('dialog', (d) => d.accept())
