@@ -2,7 +2,7 @@ import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import type { Config } from '../config/load.ts'
 import { renderApiDocsPage, type OpenApiDocument } from './api-docs-page.ts'
-import { htmlResponse } from './layout.ts'
+import { htmlResponse, pageView } from './layout.ts'
 import { VERSION } from '../version.ts'
 
 const PAGE = '/api/docs'
@@ -20,13 +20,17 @@ export function apiDocs(config: Config) {
   // /api/docs/json serves (it returns its cached document while the routes are unchanged).
   const handler = spec.routes.find((r) => r.path === DOCUMENT)?.handler
   if (typeof handler !== 'function') throw new Error(`@elysiajs/openapi no longer serves ${DOCUMENT} from a route handler`)
-  let cached: { doc: OpenApiDocument; page: string } | null = null
+  // One page per language of the site's header and footer (the reference itself is English).
+  let cached: { doc: OpenApiDocument; pages: Map<string, string> } | null = null
   return new Elysia({ name: 'http.api-docs' })
     .use(spec)
-    .get(PAGE, () => {
+    .get(PAGE, ({ request }) => {
       const doc = (handler as () => OpenApiDocument)()
-      if (cached?.doc !== doc) cached = { doc, page: renderApiDocsPage(config, doc, DOCUMENT) }
-      return htmlResponse(config, cached.page)
+      if (cached?.doc !== doc) cached = { doc, pages: new Map() }
+      const view = pageView(config, request)
+      let page = cached.pages.get(view.tr.lang)
+      if (!page) cached.pages.set(view.tr.lang, page = renderApiDocsPage(view, doc, DOCUMENT))
+      return htmlResponse(view, page)
     }, { detail: { hide: true } })
 }
 

@@ -29,7 +29,7 @@ export const escapeHtml = (text: string) => text.replace(SPECIAL, (c) => ENTITIE
 
 export type Renderable = Html | string | number | boolean | null | undefined | readonly Renderable[]
 
-function render(value: Renderable): string {
+export function render(value: Renderable): string {
   if (value instanceof Html) return value.value
   if (value === null || value === undefined || value === false || value === true) return ''
   if (Array.isArray(value)) return value.map(render).join('')
