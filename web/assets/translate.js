@@ -151,8 +151,8 @@ export function translator(lang, catalog, timeZone = 'UTC') {
     /** @param {When} when @param {{ seconds?: boolean }} [options] */
     time: (when, { seconds = false } = {}) => dateFormat(seconds ? 'timeSeconds' : 'time').format(toDate(when)),
     /**
-     * "22 November 2026, 14:05" (`short`: "22 Nov, 14:05"), with " UTC" where the zone is UTC,
-     * or the zone's name ("GMT+9") for the visitor's own.
+     * "22 November 2026, 14:05 UTC" where the zone is UTC (`short`, for tables under a UTC
+     * heading: "22 Nov, 14:05"), or with the zone's name for the visitor's own ("… 23:05 GMT+9").
      * @param {When} when
      * @param {{ short?: boolean, seconds?: boolean }} [options]
      */
@@ -160,7 +160,8 @@ export function translator(lang, catalog, timeZone = 'UTC') {
       const d = toDate(when)
       const date = dateFormat(short ? 'shortDate' : 'date').format(d)
       if (timeZone !== 'UTC') return self.t('format.dateTime', { date, time: dateFormat('zone').format(d) })
-      return self.t('format.utc', { time: self.t('format.dateTime', { date, time: dateFormat(seconds ? 'timeSeconds' : 'time').format(d) }) })
+      const written = self.t('format.dateTime', { date, time: dateFormat(seconds ? 'timeSeconds' : 'time').format(d) })
+      return short ? written : self.t('format.utc', { time: written })
     },
     /**
      * "in 2 min", "5 min ago" · "dans 2 min", "il y a 5 min"

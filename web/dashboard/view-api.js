@@ -1,6 +1,7 @@
 // The "API and webhooks" tab: the three ways a vote reaches the owner, the Test button, and the
 // badge with the vote link.
 import { append, h } from './dom.js'
+import { t } from './i18n.js'
 import { badgeSection } from './badge-section.js'
 import { keysSection } from './keys-section.js'
 import { testPanel } from './test-panel.js'
@@ -14,7 +15,7 @@ import { webhookSection } from './webhook-section.js'
  */
 export async function renderApiTab(el, server) {
   append(el,
-    h('p', { class: 'lead' }, 'Choose how each vote reaches you; combine them freely. Then press Test.'),
+    h('p', { class: 'lead' }, t('dash.api.lead')),
     votifierSection(server),
     webhookSection(server),
     testPanel(server),
