@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { notFound } from '../http/errors.ts'
 import { LANGUAGES } from '../i18n/catalogs.ts'
 import { translatorFor } from '../i18n/translate.ts'
-import { escapeHtml, raw } from '../pages/html.ts'
+import { escapeHtml, raw, render, type Renderable } from '../pages/html.ts'
 import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
 import { ChallengeSchema } from './schema.ts'
 import { createVoteChallenge, type CaptchaDeps } from './service.ts'
@@ -32,7 +32,7 @@ function widgetStrings(): Record<string, Record<string, string>> {
     const link = `<a href="https://altcha.org/" tabindex="-1" target="_blank" aria-label="${escapeHtml(tr.t('altcha.ariaLinkLabel'))}">ALTCHA</a>`
     return [lang, {
       ariaLinkLabel: tr.t('altcha.ariaLinkLabel'), error: tr.t('altcha.error'), expired: tr.t('altcha.expired'),
-      footer: tr.html('altcha.footer', { link: raw(link) }).value,
+      footer: tr.parts('altcha.footer', { link: raw(link) }).map((p) => render(p as Renderable)).join(''),
       label: tr.t('altcha.label'), loading: tr.t('altcha.loading'), reload: tr.t('altcha.reload'), verify: tr.t('altcha.verify'),
       verificationRequired: tr.t('altcha.verificationRequired'), verified: tr.t('altcha.verified'),
       verifying: tr.t('altcha.verifying'), waitAlert: tr.t('altcha.waitAlert'),

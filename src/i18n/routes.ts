@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import type { SiteUrl } from '../http/site-url.ts'
 import { LANGUAGES } from './catalogs.ts'
 import { LANGUAGE_COOKIE } from './negotiate.ts'
 
@@ -15,7 +14,8 @@ export const switchLanguageHref = (lang: string, back: string) =>
 // "/x?y" of this site; anything else ("//evil.example", "https://…", "/\\evil") is the home page.
 const sameSitePath = (back: string | null) => (back && /^\/(?![/\\])/.test(back) ? back : '/')
 
-export function languageRoutes(deps: { siteUrl: SiteUrl }) {
+// `siteUrl.secure`: behind https the cookie is Secure (src/http/site-url.ts).
+export function languageRoutes(deps: { siteUrl: { readonly secure: boolean } }) {
   return new Elysia({ name: 'i18n.routes' })
     .get('/language', ({ query }) => {
       const lang = typeof query.set === 'string' && LANGUAGES.includes(query.set) ? query.set : null

@@ -1,31 +1,15 @@
-import { translator, type CountKey, type Params, type TextKey, type Translator } from '../../web/assets/translate.js'
-import { Html, render, type Renderable } from '../pages/html.ts'
-import { catalogOf, catalogs } from './catalogs.ts'
+import { translator, type Translator } from '../../web/assets/translate.js'
+import { catalogOf, catalogs, REFERENCE_LANGUAGE } from './catalogs.ts'
 
-// The server's side of the catalogs: a language's translator for the pages (times in UTC), with
-// messages as escaped markup, and the part of a catalog a page hands to its scripts.
+// The server's side of the catalogs: a language's translator (times in UTC, as the site writes
+// them), and the part of a catalog a page hands to its scripts. Pages add markup on top
+// (src/pages/text.ts).
 
-export type Tr = Translator & {
-  // The message as markup: its text escaped, its parameters rendered as html`` renders them
-  // (an Html parameter, such as a link, is placed as it is).
-  html(key: TextKey, params?: Params): Html
-  countHtml(key: CountKey, count: number, params?: Params): Html
-}
+const made = new Map<string, Translator>()
 
-const asHtml = (parts: unknown[]) => new Html(parts.map((p) => render(p as Renderable)).join(''))
-
-const made = new Map<string, Tr>()
-
-export function translatorFor(lang: string): Tr {
+export function translatorFor(lang: string): Translator {
   let tr = made.get(lang)
-  if (!tr) {
-    const base = translator(catalogs.has(lang) ? lang : 'en', catalogOf(lang), 'UTC')
-    tr = Object.assign(base, {
-      html: (key: TextKey, params: Params = {}) => asHtml(base.parts(key, params)),
-      countHtml: (key: CountKey, count: number, params: Params = {}) => asHtml(base.countParts(key, count, params)),
-    })
-    made.set(lang, tr)
-  }
+  if (!tr) made.set(lang, tr = translator(catalogs.has(lang) ? lang : REFERENCE_LANGUAGE, catalogOf(lang), 'UTC'))
   return tr
 }
 

@@ -6,7 +6,8 @@ import type { Logger } from '../log.ts'
 import { catalogOf, LANGUAGES } from '../i18n/catalogs.ts'
 import { chooseLanguage, LANGUAGE_PARAM, LANGUAGE_VARY } from '../i18n/negotiate.ts'
 import { switchLanguageHref } from '../i18n/routes.ts'
-import { catalogJson, translatorFor, type Tr } from '../i18n/translate.ts'
+import { catalogJson } from '../i18n/translate.ts'
+import { pageText, type Tr } from './text.ts'
 import { errorText, type TextKey } from '../../web/assets/translate.js'
 import { html, raw, type Html } from './html.ts'
 
@@ -44,7 +45,7 @@ export interface PageView {
 }
 
 export function pageView(config: Config, request: Request): PageView {
-  return { config, tr: translatorFor(chooseLanguage(request, config.site.language)), url: new URL(request.url) }
+  return { config, tr: pageText(chooseLanguage(request, config.site.language)), url: new URL(request.url) }
 }
 
 // A same-site path and query with `?lang=` set (or removed, for null): the language versions of a

@@ -1,7 +1,7 @@
 import { monthOf } from '../servers/month.ts'
 import type { Server, ServerStatus } from '../servers/repo.ts'
 import { serverAddress } from '../servers/view.ts'
-import type { Tr } from '../i18n/translate.ts'
+import type { Tr } from './text.ts'
 import { shiftMonth } from './format.ts'
 import { html, safeUrl } from './html.ts'
 import { renderLayout, summarize, type PageView } from './layout.ts'

@@ -1,7 +1,7 @@
 import type { Motd } from '../motd/format.ts'
 import type { ImageHashes, ServerStatus } from '../servers/repo.ts'
 import { bannerPath, iconPath } from '../servers/view.ts'
-import type { Tr } from '../i18n/translate.ts'
+import type { Tr } from './text.ts'
 import { html, type Html } from './html.ts'
 import { renderMotdLines } from './motd.ts'
 

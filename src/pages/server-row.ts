@@ -1,7 +1,7 @@
 import { renderVerifiedMark } from './verified-mark.ts'
 import type { Listing, RankedServer } from '../servers/repo.ts'
 import { serverAddress } from '../servers/view.ts'
-import type { Tr } from '../i18n/translate.ts'
+import type { Tr } from './text.ts'
 import { html, type Html } from './html.ts'
 import { renderAddress, renderBanner, renderIcon, renderMotd, renderPills, renderPlayers } from './server-parts.ts'
 

@@ -1,4 +1,4 @@
-import type { Tr } from '../i18n/translate.ts'
+import type { Tr } from './text.ts'
 import { html, type Html } from './html.ts'
 
 // The mark of a server whose owner proved they run it (the listing's token read in its MOTD), as
