@@ -51,7 +51,7 @@ export function serverForm(site, { server = null, onSaved }) {
       field({ name: 'host', label: t('dash.form.host'), value: s.host, placeholder: 'play.example.com', hint: t('dash.form.hostHint') }),
       field({ name: 'port', label: t('dash.form.port'), value: s.port ?? '', optional: true, inputmode: 'numeric', hint: t('dash.form.portHint') }),
       field({ name: 'edition', label: t('common.edition'), type: 'select', value: s.edition, options: [{ value: 'java', label: t('dash.form.java') }, { value: 'bedrock', label: t('dash.form.bedrock') }] }),
-      creating ? field({ name: 'slug', label: t('dash.form.slug'), optional: true, hint: t('dash.form.slugHint') }) : null,
+      creating ? field({ name: 'slug', label: t('dash.form.slug'), optional: true, hint: t('dash.form.slugHint', { slug: t('dash.form.slugPart') }) }) : null,
       field({ name: 'version', label: t('dash.form.version'), value: s.version, optional: true, placeholder: '1.21.4' }),
       field({ name: 'website', label: t('dash.form.website'), type: 'url', value: s.website, optional: true, placeholder: 'https://example.com' })),
     field({ name: 'description', label: t('dash.form.description'), type: 'textarea', value: s.description, optional: true, rows: 5, hint: t('dash.form.descriptionHint') }),
