@@ -50,5 +50,14 @@ export function chooseLanguage(request: Request, siteLanguage: string): string {
     ?? fromAcceptLanguage(request.headers.get('accept-language'), siteLanguage) ?? siteLanguage
 }
 
+// A same-site path and query with `?lang=` set (or removed, for null): the language versions of a
+// page are its address with ?lang=<code>; without it the site picks the language (x-default).
+export function withLanguage(path: string, lang: string | null): string {
+  const u = new URL(path, 'http://site')
+  if (lang) u.searchParams.set(LANGUAGE_PARAM, lang)
+  else u.searchParams.delete(LANGUAGE_PARAM)
+  return u.pathname + u.search
+}
+
 // The answer depends on these request headers wherever chooseLanguage() picked its language.
 export const LANGUAGE_VARY = 'Accept-Language, Cookie'

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { LANGUAGES } from './catalogs.ts'
-import { LANGUAGE_COOKIE } from './negotiate.ts'
+import { LANGUAGE_COOKIE, withLanguage } from './negotiate.ts'
 
 // The language switcher's one route: GET /language?set=fr&back=/serveur/x remembers the choice
 // in a cookie (a year; no account needed) and sends the visitor back where they were. A link,
@@ -11,8 +11,9 @@ const YEAR_SECONDS = 365 * 24 * 3600
 export const switchLanguageHref = (lang: string, back: string) =>
   `/language?${new URLSearchParams({ set: lang, back })}`
 
-// "/x?y" of this site; anything else ("//evil.example", "https://…", "/\\evil") is the home page.
-const sameSitePath = (back: string | null) => (back && /^\/(?![/\\])/.test(back) ? back : '/')
+// "/x?y" of this site, without the ?lang= that would outrank the choice just made; anything else
+// ("//evil.example", "https://…", "/\\evil") is the home page.
+const sameSitePath = (back: string | null) => (back && /^\/(?![/\\])/.test(back) ? withLanguage(back, null) : '/')
 
 // `siteUrl.secure`: behind https the cookie is Secure (src/http/site-url.ts).
 export function languageRoutes(deps: { siteUrl: { readonly secure: boolean } }) {

@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.ts'
 import { publicPageCsp } from '../http/security-headers.ts'
 import type { Logger } from '../log.ts'
 import { catalogOf, LANGUAGES } from '../i18n/catalogs.ts'
-import { chooseLanguage, LANGUAGE_PARAM, LANGUAGE_VARY } from '../i18n/negotiate.ts'
+import { chooseLanguage, LANGUAGE_PARAM, LANGUAGE_VARY, withLanguage } from '../i18n/negotiate.ts'
 import { switchLanguageHref } from '../i18n/routes.ts'
 import { catalogJson } from '../i18n/translate.ts'
 import { pageText, type Tr } from './text.ts'
@@ -48,22 +48,13 @@ export function pageView(config: Config, request: Request): PageView {
   return { config, tr: pageText(chooseLanguage(request, config.site.language)), url: new URL(request.url) }
 }
 
-// A same-site path and query with `?lang=` set (or removed, for null): the language versions of a
-// page are its address with ?lang=<code>; without it the site picks the language (x-default).
-export function withLanguage(path: string, lang: string | null): string {
-  const u = new URL(path, 'http://site')
-  if (lang) u.searchParams.set(LANGUAGE_PARAM, lang)
-  else u.searchParams.delete(LANGUAGE_PARAM)
-  return u.pathname + u.search
-}
-
 // The scripts of the pages read these messages (web/assets/translate.js, pageTranslator).
 const SCRIPT_MESSAGES = ['script.', 'format.', 'error.']
 
 // The links of the language switcher: each language in its own words, to /language, which
 // remembers the choice and brings the visitor back here. Plain links: it works without script.
 function renderSwitcher(view: PageView): Html {
-  const back = withLanguage(view.url.pathname + view.url.search, null)
+  const back = view.url.pathname + view.url.search
   return html`<nav class="lang-switch" aria-label="${view.tr.t('layout.language')}">${LANGUAGES.map((code, i) => {
     const sep = i ? html`<span aria-hidden="true"> · </span>` : ''
     const name = catalogOf(code).name

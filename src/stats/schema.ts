@@ -30,7 +30,8 @@ export const GlobalQuery = t.Object({
 
 export const BadgeQuery = t.Object({
   theme: t.Optional(t.UnionEnum(BADGE_THEMES, { default: 'light', description: 'light (for light pages) or dark', error: `theme must be one of ${BADGE_THEMES.join(', ')}` })),
-  lang: t.Optional(t.UnionEnum(LANGUAGES as [string, ...string[]], { description: 'Language of the badge\'s text; default site.language', error: `lang must be one of ${LANGUAGES.join(', ')}` })),
+  // A pattern, not an enum: Elysia would fill an absent enum with its first value, hiding site.language.
+  lang: t.Optional(t.String({ pattern: `^(?:${LANGUAGES.join('|')})$`, description: `Language of the badge's text: ${LANGUAGES.join(', ')}; default site.language`, error: `lang must be one of ${LANGUAGES.join(', ')}` })),
 })
 
 const Point = t.Object({
