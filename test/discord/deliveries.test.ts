@@ -87,10 +87,11 @@ describe('votes to Discord', () => {
     await rt.queue.drain()
     expect(r.received.map((m) => m.json.embeds[0].fields[0].value)).toEqual(['Steve', 'Steve', 'Alex'])
     expect(deliveryRows(rt).map((d) => d.status)).toEqual(['succeeded', 'succeeded'])
-    // The Deliveries tab: the rate-limited try did not use up attempt 1 of 8.
+    // The Deliveries tab: the rate-limited try did not use up attempt 1 of 8, and the try after it
+    // is not a redelivery although its attempt number went on.
     const items = rt.store.deliveries.attempts(server.id, Number.MAX_SAFE_INTEGER, 10)
-    expect(items.map((a) => [a.pseudo, a.attempt, a.seriesAttempt, a.rateLimited, a.status])).toEqual([
-      ['Alex', 1, 1, false, 'succeeded'], ['Steve', 2, 1, false, 'succeeded'], ['Steve', 1, 1, true, 'failed'],
+    expect(items.map((a) => [a.pseudo, a.attempt, a.seriesAttempt, a.rateLimited, a.redelivery, a.status])).toEqual([
+      ['Alex', 1, 1, false, false, 'succeeded'], ['Steve', 2, 1, false, false, 'succeeded'], ['Steve', 1, 1, true, false, 'failed'],
     ])
   })
 

@@ -19,7 +19,9 @@ const REFRESH_MS = 3000
 function attemptText(d, perSeries) {
   if (d.test) return 'Test, not retried'
   const text = `${d.seriesAttempt} of ${perSeries}`
-  return d.attempt === d.seriesAttempt ? text : [text, h('div', { class: 'muted small' }, `redelivery · #${d.attempt} overall`)]
+  // A rate-limited try is made again without using up its place in the schedule.
+  if (d.rateLimited) return [text, h('div', { class: 'muted small' }, 'rate limited · not counted')]
+  return d.redelivery ? [text, h('div', { class: 'muted small' }, `redelivery · #${d.attempt} overall`)] : text
 }
 
 /** @param {DeliveryAttempt} d */
@@ -75,7 +77,7 @@ export async function renderDeliveriesTab(el, server) {
     return f
   }
   const filterBar = h('form', { class: 'filters deliveries-filters', role: 'search', 'aria-label': 'Filter the attempts', onSubmit: (/** @type {Event} */ e) => e.preventDefault() },
-    select('channel', 'Channel', [{ value: '', label: 'All channels' }, { value: 'votifier', label: 'Votifier' }, { value: 'webhook', label: 'Webhook' }]),
+    select('channel', 'Channel', [{ value: '', label: 'All channels' }, { value: 'votifier', label: 'Votifier' }, { value: 'webhook', label: 'Webhook' }, { value: 'discord', label: 'Discord' }]),
     select('status', 'Outcome', [{ value: '', label: 'All outcomes' }, ...Object.entries(OUTCOMES).map(([value, label]) => ({ value, label }))]))
 
   /**

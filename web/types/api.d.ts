@@ -287,6 +287,7 @@ export interface DeliveryAttempt {
   attempt: number
   seriesAttempt: number
   rateLimited: boolean
+  redelivery: boolean
   status: AttemptStatus
   error: string | null
   httpStatus: number | null
