@@ -47,6 +47,6 @@ export function testPanel(server, { onDone, compact = false } = {}) {
   })
   return h('section', { class: `card test-panel${compact ? ' compact' : ''}`, 'aria-labelledby': `test-title-${server.slug}` },
     h('h2', { id: `test-title-${server.slug}` }, 'Test'),
-    h('p', null, 'Sends a test vote for ', h('code', null, 'VotelistTest'), ' to your Votifier listener and your webhook now. It shows in Deliveries as a test, is never retried and never counts as a vote (a Votifier listener cannot tell it from a real vote, so that name gets the usual reward).'),
+    h('p', null, 'Sends a test vote for ', h('code', null, 'VotelistTest'), ' to your Votifier listener, your webhook and Discord now. It shows in Deliveries as a test, is never retried and never counts as a vote (a Votifier listener cannot tell it from a real vote, so that name gets the usual reward).'),
     button, results)
 }
