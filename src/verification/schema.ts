@@ -80,7 +80,7 @@ export const ServerStatistics = t.Object({
   ok: t.Literal(true),
   server: t.Object({ id: t.String(), slug: t.String(), name: t.String() }),
   month: t.String({ description: 'The UTC month reported, YYYY-MM.' }),
-  rank: t.Nullable(t.Integer({ description: '1-based position by votes in the month; ties go to the server whose latest vote came first, then to the older listing. Null while the server is hidden.' })),
+  rank: t.Nullable(t.Integer({ description: '1-based position by votes in the month; ties go to the server whose latest vote came first, then to the older listing. Null while the server is off the public ranking: hidden by an administrator, or not listed for want of proven ownership (docs/admins.md, "Proven ownership").' })),
   monthlyVotes: t.Integer({ description: 'Votes in the month.' }),
   totalVotes: t.Integer({ description: 'Votes of all time.' }),
   topVoters: t.Array(t.Object({ pseudo: t.String(), votes: t.Integer() }), { description: 'Top 10 voters of the month, most votes first (ties: who reached it first).' }),

@@ -65,9 +65,31 @@ test('the OpenAPI document lists the four verification endpoints with their para
 test('the examples in the document are valid answers of their own schemas', async () => {
   const { Value } = await import('@sinclair/typebox/value')
   const s = await import('../../src/verification/schema.ts')
-  for (const schema of [s.CheckResult, s.ClaimResult, s.VoteList, s.ServerStatistics, s.ErrorBody]) {
+  const ownership = await import('../../src/ownership/schema.ts')
+  for (const schema of [s.CheckResult, s.ClaimResult, s.VoteList, s.ServerStatistics, s.ErrorBody, ownership.VerificationRefused]) {
     const examples = (schema as { examples?: unknown[] }).examples ?? []
     expect(examples.length).toBeGreaterThan(0)
     for (const e of examples) expect(Value.Check(schema, e)).toBe(true)
   }
+})
+
+test('the document covers proven ownership, the Discord channel and the public record\'s verified mark', async () => {
+  const app = await testApp(testRuntime())
+  const doc = await (await call(app, 'GET', '/api/docs/json')).json() as { paths: Record<string, Record<string, Operation>> }
+  const verification = doc.paths['/api/v1/me/servers/{slug}/verification']
+  expect(Object.keys(verification).sort()).toEqual(['get', 'post'])
+  expect(Object.keys(verification.post.responses).sort()).toEqual(['200', '409'])
+  expect(Object.keys(verification.post.responses['409'].content['application/json'].schema.properties!).sort()).toEqual(['error', 'motd', 'ok'])
+  expect(verification.post.description).toContain('limits.verifications_per_minute')
+  expect(verification.get.description).toContain('MOTD')
+  expect(Object.keys(verification.get.responses['200'].content['application/json'].schema.properties!))
+    .toEqual(['ok', 'token', 'verified', 'verifiedAt', 'address', 'instructions', 'motd'])
+
+  const discord = doc.paths['/api/v1/me/servers/{slug}/discord']
+  expect(Object.keys(discord).sort()).toEqual(['delete', 'get', 'put'])
+  expect(discord.put.description).toContain('discord.com')
+  expect(doc.paths['/api/v1/me/servers/{slug}/deliveries'].get.description).toContain('`discord`')
+
+  const record = doc.paths['/api/v1/servers/{slug}'].get.responses['200'].content['application/json'].schema.properties as { server: { properties: Record<string, { type?: string }> } }
+  expect(record.server.properties.verified.type).toBe('boolean')
 })
