@@ -17,6 +17,7 @@ const ACTIONS = {
   'user.password_reset': 'Set a new password with a reset link',
   'server.hide': 'Hid the server',
   'server.show': 'Listed the server again',
+  'server.update': 'Edited the server',
   'server.delete': 'Deleted the server',
   'site.backup': 'Downloaded a backup',
 }
@@ -26,6 +27,7 @@ function details(e) {
   if (e.action === 'user.delete') return `with ${e.detail.servers} server${e.detail.servers === 1 ? '' : 's'}`
   if (e.action === 'site.backup' && typeof e.detail.bytes === 'number') return `${(e.detail.bytes / 1_048_576).toFixed(1)} MB`
   if (e.action === 'server.delete' && e.detail.slug) return `/serveur/${e.detail.slug}`
+  if (e.action === 'server.update' && e.detail.fields) return `changed: ${e.detail.fields}`
   return ''
 }
 
@@ -62,6 +64,6 @@ export async function renderAdminAudit(ctx, el) {
   drawMore()
   replace(el,
     h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'Audit log')),
-    h('p', { class: 'muted' }, 'Every change made by an administrator (accounts, reset links, servers hidden, shown or deleted), every reset link used and every backup downloaded.'),
+    h('p', { class: 'muted' }, 'Every change made by an administrator (accounts, reset links, other accounts\' servers edited, hidden, shown or deleted), every reset link used and every backup downloaded.'),
     first.entries.length ? [h('div', { class: 'card table-card' }, table), more] : h('p', { class: 'card muted' }, 'Nothing has been changed yet.'))
 }
