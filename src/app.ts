@@ -2,6 +2,8 @@ import { staticPlugin } from '@elysiajs/static'
 import { Elysia, t } from 'elysia'
 import { join } from 'node:path'
 import { accountRoutes } from './accounts/routes.ts'
+import { adminSiteRoutes } from './admin/site-routes.ts'
+import { adminUserRoutes } from './admin/user-routes.ts'
 import { captchaRoutes } from './captcha/routes.ts'
 import { channelRoutes } from './channels/routes.ts'
 import { dashboardRoutes } from './dashboard/routes.ts'
@@ -44,6 +46,8 @@ export async function createApp(site: Site) {
     })
     .use(apiDocs(site.config))
     .use(accountRoutes(site))
+    .use(adminUserRoutes(site))
+    .use(adminSiteRoutes(site))
     .use(serverRoutes(site))
     .use(keyRoutes(site))
     .use(channelRoutes(site))

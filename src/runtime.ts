@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from './clock.ts'
 import type { Config } from './config/load.ts'
+import { createSiteUrl, type SiteUrl } from './http/site-url.ts'
 import { createLogger, type Logger } from './log.ts'
 import { listingPolicy } from './servers/service.ts'
 import { openSqliteStore, type Store } from './store.ts'
@@ -13,6 +14,8 @@ export interface StoreRuntime<S extends Store = Store> {
   log: Logger
   // Signs sessions, captcha challenges and dual-stack tokens; created by the first migration.
   secret: Uint8Array
+  // The site's own address: links, and the origins its pages come from.
+  siteUrl: SiteUrl
   store: S
   // The migrations applied when the store was opened.
   migrated: string[]
@@ -43,6 +46,7 @@ export function storeRuntime<S extends Store>(opened: { config: Config; store: S
     clock: opts.clock ?? systemClock,
     log: opts.log ?? createLogger(config.log.level),
     secret: Buffer.from(secret, 'hex'),
+    siteUrl: createSiteUrl(config),
     store,
     migrated,
   }

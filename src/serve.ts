@@ -39,8 +39,12 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     } catch (e) {
       throw new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
     }
+    rt.siteUrl.listening(app.server!.port!)
     rt.scheduler.start()
     rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: rt.config.database.path, config: rt.config.source })
+    if (!rt.siteUrl.configured) {
+      rt.log.warn(`site.base_url is not set: links use the default address ${rt.siteUrl.base()}, and the dashboard works from this machine only; set site.base_url in the configuration to the address people open`, { accepted: rt.siteUrl.origins() })
+    }
     const signal = await stopSignal
     rt.log.info('stopping: finishing in-flight requests and jobs', typeof signal === 'string' ? { signal } : undefined)
     await app.stop()

@@ -54,7 +54,7 @@ export function registerSiteWork(site: Site): void {
   // Every limiter of the site forgets its idle keys once a minute.
   site.scheduler.every('limits.sweep', 60_000, (now) => {
     for (const limiter of Object.values(site.limits)) limiter.sweep(now)
-  })
+  }, { title: 'Rate limiters sweep' })
   registerKeyWork(site.scheduler, site.keyCache)
   registerSessionWork(site.scheduler, site)
   registerStatsWork(site.scheduler, site)

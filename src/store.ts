@@ -1,5 +1,7 @@
-import type { SessionsRepo, SettingsRepo, UsersRepo } from './accounts/repo.ts'
-import { sqliteSessionsRepo, sqliteSettingsRepo, sqliteUsersRepo } from './accounts/sqlite-repo.ts'
+import type { PasswordResetsRepo, SessionsRepo, SettingsRepo, UsersRepo } from './accounts/repo.ts'
+import { sqlitePasswordResetsRepo, sqliteSessionsRepo, sqliteSettingsRepo, sqliteUsersRepo } from './accounts/sqlite-repo.ts'
+import type { AuditRepo } from './audit/repo.ts'
+import { sqliteAuditRepo } from './audit/sqlite-repo.ts'
 import type { CaptchaRepo } from './captcha/repo.ts'
 import { sqliteCaptchaRepo } from './captcha/sqlite-repo.ts'
 import type { ChannelsRepo } from './channels/repo.ts'
@@ -29,6 +31,8 @@ export interface Repositories {
   settings: SettingsRepo
   users: UsersRepo
   sessions: SessionsRepo
+  passwordResets: PasswordResetsRepo
+  audit: AuditRepo
   servers: ServersRepo
   ranking: RankingRepo
   keys: KeysRepo
@@ -53,6 +57,8 @@ function sqliteRepositories(db: Database, policy: ListingPolicy) {
     settings: sqliteSettingsRepo(db),
     users: sqliteUsersRepo(db),
     sessions: sqliteSessionsRepo(db),
+    passwordResets: sqlitePasswordResetsRepo(db),
+    audit: sqliteAuditRepo(db),
     servers: sqliteServersRepo(db, policy),
     ranking: sqliteRankingRepo(db, policy),
     keys: sqliteKeysRepo(db),

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
-import type { Config } from '../config/load.ts'
 import { forbidden, unauthenticated } from '../http/errors.ts'
+import type { SiteUrl } from '../http/site-url.ts'
 import { sessionCookieName, userOfSession, type SessionDeps } from './session.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -8,12 +8,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 // CSRF: a state-changing request that carries an Origin header must come from the site itself.
 // (Browsers send Origin on every cross-site POST/PUT/PATCH/DELETE; SameSite=Lax cookies are the
 // second line.)
-export function checkOrigin(request: Request, config: Config): void {
+export function checkOrigin(request: Request, siteUrl: SiteUrl): void {
   if (SAFE_METHODS.has(request.method)) return
   const origin = request.headers.get('origin')
-  if (origin !== null && origin !== new URL(config.site.base_url).origin) {
-    throw forbidden('cross-site request refused: the Origin header does not match site.base_url')
-  }
+  if (origin !== null && !siteUrl.origins().includes(origin)) throw forbidden(siteUrl.refusal(origin))
 }
 
 // Macros for owner routes:
@@ -24,21 +22,21 @@ export const ownerAuth = (deps: SessionDeps) =>
   new Elysia({ name: 'accounts.owner-auth' }).macro({
     sameOrigin: {
       beforeHandle({ request }) {
-        checkOrigin(request, deps.config)
+        checkOrigin(request, deps.siteUrl)
       },
     },
     owner: {
       async resolve({ request, cookie }) {
-        checkOrigin(request, deps.config)
-        const user = await userOfSession(deps, cookie[sessionCookieName(deps.config)]?.value as string | undefined)
+        checkOrigin(request, deps.siteUrl)
+        const user = await userOfSession(deps, cookie[sessionCookieName(deps.siteUrl)]?.value as string | undefined)
         if (!user) throw unauthenticated()
         return { user }
       },
     },
     admin: {
       async resolve({ request, cookie }) {
-        checkOrigin(request, deps.config)
-        const user = await userOfSession(deps, cookie[sessionCookieName(deps.config)]?.value as string | undefined)
+        checkOrigin(request, deps.siteUrl)
+        const user = await userOfSession(deps, cookie[sessionCookieName(deps.siteUrl)]?.value as string | undefined)
         if (!user) throw unauthenticated()
         if (!user.isAdmin) throw forbidden('administrators only')
         return { user }

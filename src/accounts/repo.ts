@@ -4,6 +4,8 @@ export interface User {
   id: string
   email: string
   isAdmin: boolean
+  // Disabled by an administrator: no login, no session, its servers unlisted, its keys refused.
+  disabled: boolean
   createdAt: number
 }
 export interface UserWithHash extends User {
@@ -20,6 +22,15 @@ export interface UsersRepo {
   list(): Awaitable<UserWithHash[]>
   // Without the password hashes, each with the number of servers it owns: the admin's list.
   listWithServerCounts(): Awaitable<(User & { servers: number })[]>
+  // Accounts that are administrators and not disabled.
+  countEnabledAdmins(): Awaitable<number>
+  setAdmin(id: string, admin: boolean): Awaitable<void>
+  // `at` null: enabled again.
+  setDisabled(id: string, at: number | null): Awaitable<void>
+  setPasswordHash(id: string, passwordHash: string): Awaitable<void>
+  // Removes the account with everything that hangs on it: its servers (and theirs), sessions and
+  // reset link (the schema cascades).
+  remove(id: string): Awaitable<boolean>
 }
 
 export interface SessionRow {
@@ -35,6 +46,22 @@ export interface SessionsRepo {
   revoke(id: string, at: number): Awaitable<boolean>
   revokeAllOf(userId: string, at: number): Awaitable<number>
   // Expired sessions are useless even to an audit; revoked ones go when they would have expired.
+  purgeExpired(now: number): Awaitable<number>
+}
+
+// One-time password reset links: at most one per account, only the token's hash kept.
+export interface PasswordReset {
+  userId: string
+  tokenHash: string
+  createdAt: number
+  expiresAt: number
+}
+
+export interface PasswordResetsRepo {
+  // Replaces the account's previous link, if any.
+  put(r: PasswordReset): Awaitable<void>
+  byHash(tokenHash: string): Awaitable<PasswordReset | null>
+  remove(userId: string): Awaitable<void>
   purgeExpired(now: number): Awaitable<number>
 }
 

@@ -1,13 +1,15 @@
 import { Elysia } from 'elysia'
 import { limitByAddress, publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
 import type { SlidingWindowLimiter } from '../http/rate-limit.ts'
+import { errorAnswer } from '../http/schema.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import { ownerAuth } from './guard.ts'
-import { AuthStatus, Credentials, Ok, UserAnswer, UserList, userJson } from './schema.ts'
+import { resetPassword, type ResetDeps } from './password-reset.ts'
+import { AuthStatus, Credentials, Ok, ResetBody, UserAnswer, userJson } from './schema.ts'
 import { logIn, registerUser, type LoginDeps } from './service.ts'
 import { endSession, SESSION_TTL_MS, sessionCookieAttributes, sessionCookieName, startSession, type SessionDeps } from './session.ts'
 
-export type AccountRoutesDeps = LoginDeps & SessionDeps & PublicLimitDeps & {
+export type AccountRoutesDeps = LoginDeps & ResetDeps & SessionDeps & PublicLimitDeps & {
   limits: { login: SlidingWindowLimiter }
 }
 
@@ -15,12 +17,12 @@ type Cookies = Record<string, { value?: unknown; set(c: Record<string, unknown>)
 
 const tags = ['Owner: account']
 
-// Registration, login, logout and the current user; plus the admin's list of accounts.
+// Registration, login, logout, a password reset by link, and the current user.
 export function accountRoutes(rt: AccountRoutesDeps) {
-  const name = sessionCookieName(rt.config)
+  const name = sessionCookieName(rt.siteUrl)
   const openSession = async (cookie: Cookies, userId: string) => {
     const { token } = await startSession(rt, userId)
-    cookie[name].set({ value: token, ...sessionCookieAttributes(rt.config, SESSION_TTL_MS / 1000) })
+    cookie[name].set({ value: token, ...sessionCookieAttributes(rt.siteUrl, SESSION_TTL_MS / 1000) })
   }
   // Every login or sign-up attempt counts against its client address, before any hash is spent
   // and before the body is checked (a malformed attempt counts too).
@@ -67,7 +69,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
     })
     .post('/api/v1/auth/logout', async ({ cookie }) => {
       await endSession(rt, cookie[name]?.value as string | undefined)
-      ;(cookie as Cookies)[name].set({ value: '', ...sessionCookieAttributes(rt.config, 0) })
+      ;(cookie as Cookies)[name].set({ value: '', ...sessionCookieAttributes(rt.siteUrl, 0) })
       return { ok: true as const }
     }, {
       sameOrigin: true,
@@ -82,12 +84,21 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       response: { 200: UserAnswer },
       detail: { summary: 'The logged-in account', tags, description: '401 UNAUTHENTICATED without a valid session.' },
     })
-    .get('/api/v1/admin/users', async () => ({
-      ok: true as const,
-      users: (await rt.store.users.listWithServerCounts()).map((u) => ({ ...userJson(u), servers: u.servers })),
-    }), {
-      admin: true,
-      response: { 200: UserList },
-      detail: { summary: 'All accounts (admin)', tags: ['Admin'], description: 'Every account, oldest first, with the number of servers it owns. Administrators only (403 otherwise).' },
+    .post('/api/v1/auth/reset', async ({ body, cookie }) => {
+      const user = await resetPassword(rt, body.token, body.password)
+      await openSession(cookie as Cookies, user.id)
+      return { ok: true as const, user: userJson(user) }
+    }, {
+      body: ResetBody, transform: [loginLimit, refuseUnknownFields(ResetBody)], sameOrigin: true,
+      response: {
+        200: UserAnswer,
+        400: errorAnswer('INVALID_PARAMETER: the token is unknown, used, replaced or expired (`field`: "token"), or the password breaks the rules (`field`: "password").'),
+        403: errorAnswer('FORBIDDEN: the account is disabled (the link stays unused), or the request came from another site.'),
+        429: errorAnswer('RATE_LIMITED: over the login limit of the client address; Retry-After says when to try again.'),
+      },
+      detail: {
+        summary: 'Set a new password with a reset link', tags,
+        description: 'Takes the token of a reset link an administrator made (POST /api/v1/admin/users/{id}/reset-link) and the new password (the sign-up rules: 8 to 256 characters, not only whitespace). Sets the password, uses the link up (it works once), ends every other session of the account and logs it in here (sets the session cookie). An unknown, used, replaced or expired token (links last 24 hours): 400 naming `token`. A disabled account: 403, and the link stays unused. Counts against the login rate limit of the client address.',
+      },
     })
 }

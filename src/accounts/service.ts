@@ -39,9 +39,11 @@ export interface CreateUserOptions {
   firstOnly?: boolean
 }
 
+export const disabledAccount = () => forbidden('this account is disabled: ask the site\'s administrator')
+
 const registrationClosed = () => forbidden('registration is closed on this site; an administrator can create your account')
 
-const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: 'argon2id' })
+export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: 'argon2id' })
 
 interface UsersTx {
   users: UsersRepo
@@ -68,7 +70,7 @@ export async function createUser(deps: CreateUserDeps, input: NewUser, opts: Cre
   return deps.store.write(function* (tx) {
     yield* checkFree(tx, email, opts)
     const first = (yield* use(tx.users.count())) === 0
-    const user = { id: newId(), email, passwordHash, isAdmin: input.admin === true || first, createdAt: deps.clock.now() }
+    const user = { id: newId(), email, passwordHash, isAdmin: input.admin === true || first, disabled: false, createdAt: deps.clock.now() }
     yield* use(tx.users.insert(user))
     return publicUser(user)
   })
@@ -108,5 +110,7 @@ export async function logIn(deps: LoginDeps, email: string, password: string): P
     deps.limits.failedLogins.hit(key, deps.clock.now())
     throw unauthenticated('wrong e-mail address or password')
   }
+  // Said only to whoever knows the password.
+  if (user.disabled) throw disabledAccount()
   return publicUser(user)
 }

@@ -1,9 +1,9 @@
 import { jwtVerify, SignJWT } from 'jose'
 import type { Clock } from '../clock.ts'
-import type { Config } from '../config/load.ts'
+import type { SiteUrl } from '../http/site-url.ts'
 import { newId } from '../ids.ts'
 import type { Scheduler } from '../jobs/scheduler.ts'
-import { publicUser, type SessionsRepo, type User, type UsersRepo } from './repo.ts'
+import { publicUser, type PasswordResetsRepo, type SessionsRepo, type User, type UsersRepo } from './repo.ts'
 
 // A session is a row (so logout and revocation survive restarts) named by a jose-signed token
 // in an HttpOnly cookie. The signature keeps forged or tampered cookies from even reaching the
@@ -13,19 +13,17 @@ export const SESSION_TTL_MS = 30 * 24 * 3600_000
 
 export interface SessionDeps {
   clock: Clock
-  config: Config
+  siteUrl: SiteUrl
   store: { users: UsersRepo; sessions: SessionsRepo }
   secret: Uint8Array
 }
 
-const secure = (config: Config) => config.site.base_url.startsWith('https://')
-
 // Behind https the cookie takes the __Host- prefix: Secure, Path=/, no Domain, so no subdomain
 // can plant or read it.
-export const sessionCookieName = (config: Config) => (secure(config) ? '__Host-votelist_session' : 'votelist_session')
+export const sessionCookieName = (siteUrl: SiteUrl) => (siteUrl.secure ? '__Host-votelist_session' : 'votelist_session')
 
-export function sessionCookieAttributes(config: Config, maxAgeSeconds: number) {
-  return { httpOnly: true, sameSite: 'lax' as const, secure: secure(config), path: '/', maxAge: maxAgeSeconds }
+export function sessionCookieAttributes(siteUrl: SiteUrl, maxAgeSeconds: number) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: siteUrl.secure, path: '/', maxAge: maxAgeSeconds }
 }
 
 export async function startSession(deps: SessionDeps, userId: string): Promise<{ token: string; expiresAt: number }> {
@@ -60,7 +58,9 @@ export async function userOfSession(deps: SessionDeps, token: string | undefined
   const row = await deps.store.sessions.active(ids.sid, deps.clock.now())
   if (!row || row.userId !== ids.userId) return null
   const user = await deps.store.users.byId(row.userId)
-  return user ? publicUser(user) : null
+  // Disabling an account also revokes its sessions; this check holds even for a session row
+  // written in the same instant.
+  return user && !user.disabled ? publicUser(user) : null
 }
 
 export async function endSession(deps: SessionDeps, token: string | undefined): Promise<void> {
@@ -68,7 +68,10 @@ export async function endSession(deps: SessionDeps, token: string | undefined): 
   if (ids) await deps.store.sessions.revoke(ids.sid, deps.clock.now())
 }
 
-// Expired sessions are useless even to an audit: purged every hour.
-export function registerSessionWork(scheduler: Scheduler, deps: { store: { sessions: SessionsRepo } }): void {
-  scheduler.every('sessions.purge', 3600_000, async (now) => { await deps.store.sessions.purgeExpired(now) })
+// Expired sessions are useless even to an audit, and so are expired reset links: purged every hour.
+export function registerSessionWork(scheduler: Scheduler, deps: { store: { sessions: SessionsRepo; passwordResets: PasswordResetsRepo } }): void {
+  scheduler.every('sessions.purge', 3600_000, async (now) => {
+    await deps.store.sessions.purgeExpired(now)
+    await deps.store.passwordResets.purgeExpired(now)
+  }, { title: 'Expired sessions and reset links purge' })
 }

@@ -1,9 +1,9 @@
 import type { Database } from 'bun:sqlite'
-import { publicUser, type SessionRow, type SessionsRepo, type SettingsRepo, type UserWithHash, type UsersRepo } from './repo.ts'
+import { publicUser, type PasswordReset, type PasswordResetsRepo, type SessionRow, type SessionsRepo, type SettingsRepo, type UserWithHash, type UsersRepo } from './repo.ts'
 
-const cols = 'id, email, password_hash AS passwordHash, is_admin AS isAdmin, created_at AS createdAt'
-type Row = Omit<UserWithHash, 'isAdmin'> & { isAdmin: number }
-const toUser = (r: Row | null): UserWithHash | null => (r ? { ...r, isAdmin: r.isAdmin === 1 } : null)
+const cols = 'id, email, password_hash AS passwordHash, is_admin AS isAdmin, disabled_at IS NOT NULL AS disabled, created_at AS createdAt'
+type Row = Omit<UserWithHash, 'isAdmin' | 'disabled'> & { isAdmin: number; disabled: number }
+const toUser = (r: Row | null): UserWithHash | null => (r ? { ...r, isAdmin: r.isAdmin === 1, disabled: r.disabled === 1 } : null)
 
 export function sqliteUsersRepo(db: Database) {
   const insert = db.prepare('INSERT INTO user (id, email, email_key, password_hash, is_admin, created_at) VALUES (?, ?, ?, ?, ?, ?)')
@@ -13,6 +13,11 @@ export function sqliteUsersRepo(db: Database) {
   const list = db.prepare(`SELECT ${cols} FROM user ORDER BY created_at, id`)
   const listCounted = db.prepare(`SELECT ${cols}, (SELECT count(*) FROM server s WHERE s.owner_id = user.id) AS servers
     FROM user ORDER BY created_at, id`)
+  const enabledAdmins = db.prepare('SELECT count(*) AS n FROM user WHERE is_admin = 1 AND disabled_at IS NULL')
+  const setAdmin = db.prepare('UPDATE user SET is_admin = ? WHERE id = ?')
+  const setDisabled = db.prepare('UPDATE user SET disabled_at = ? WHERE id = ?')
+  const setHash = db.prepare('UPDATE user SET password_hash = ? WHERE id = ?')
+  const remove = db.prepare('DELETE FROM user WHERE id = ?')
   return {
     insert(u) {
       insert.run(u.id, u.email, u.email.toLowerCase(), u.passwordHash, u.isAdmin ? 1 : 0, u.createdAt)
@@ -22,6 +27,11 @@ export function sqliteUsersRepo(db: Database) {
     count: () => (count.get() as { n: number }).n,
     list: () => (list.all() as Row[]).map((r) => toUser(r)!),
     listWithServerCounts: () => (listCounted.all() as (Row & { servers: number })[]).map((r) => ({ ...publicUser(toUser(r)!), servers: r.servers })),
+    countEnabledAdmins: () => (enabledAdmins.get() as { n: number }).n,
+    setAdmin: (id, admin) => { setAdmin.run(admin ? 1 : 0, id) },
+    setDisabled: (id, at) => { setDisabled.run(at, id) },
+    setPasswordHash: (id, passwordHash) => { setHash.run(passwordHash, id) },
+    remove: (id) => remove.run(id).changes > 0,
   } satisfies UsersRepo
 }
 
@@ -38,6 +48,20 @@ export function sqliteSessionsRepo(db: Database) {
     revokeAllOf: (userId, at) => revokeUser.run(at, userId).changes,
     purgeExpired: (now) => purge.run(now).changes,
   } satisfies SessionsRepo
+}
+
+export function sqlitePasswordResetsRepo(db: Database) {
+  const put = db.prepare(`INSERT INTO password_reset (user_id, token_hash, created_at, expires_at) VALUES ($userId, $tokenHash, $createdAt, $expiresAt)
+    ON CONFLICT (user_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at, expires_at = excluded.expires_at`)
+  const byHash = db.prepare('SELECT user_id AS userId, token_hash AS tokenHash, created_at AS createdAt, expires_at AS expiresAt FROM password_reset WHERE token_hash = ?')
+  const remove = db.prepare('DELETE FROM password_reset WHERE user_id = ?')
+  const purge = db.prepare('DELETE FROM password_reset WHERE expires_at <= ?')
+  return {
+    put: (r) => { put.run({ ...r }) },
+    byHash: (tokenHash) => byHash.get(tokenHash) as PasswordReset | null,
+    remove: (userId) => { remove.run(userId) },
+    purgeExpired: (now) => purge.run(now).changes,
+  } satisfies PasswordResetsRepo
 }
 
 export function sqliteSettingsRepo(db: Database) {

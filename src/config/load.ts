@@ -5,6 +5,8 @@ import { ConfigError, configSchema, type ConfigValues, type Field } from './sche
 export interface Config extends ConfigValues {
   // Where the values came from: the file read, or null for built-in defaults.
   readonly source: string | null
+  // The keys the file sets ("site.name"); every other key has its built-in default.
+  readonly given: readonly string[]
 }
 
 type Raw = Record<string, unknown>
@@ -24,11 +26,13 @@ export function parseConfig(raw: unknown, baseDir: string, source: string | null
     if (!Object.hasOwn(sections, name)) throw new ConfigError(`${name}: unknown section (known: ${Object.keys(sections).join(', ')})`)
   }
   const out: Record<string, Record<string, unknown>> = {}
+  const set: string[] = []
   for (const [name, fields] of Object.entries(sections)) {
     const given = Object.hasOwn(raw, name) ? raw[name] : {}
     if (!isTable(given)) throw new ConfigError(`${name}: must be a table ([${name}])`)
     for (const key of Object.keys(given)) {
       if (!Object.hasOwn(fields, key)) throw new ConfigError(`${name}.${key}: unknown key (known in [${name}]: ${Object.keys(fields).join(', ')})`)
+      set.push(`${name}.${key}`)
     }
     const section: Record<string, unknown> = {}
     for (const [key, field] of Object.entries(fields)) {
@@ -38,7 +42,7 @@ export function parseConfig(raw: unknown, baseDir: string, source: string | null
   }
   const db = out.database as { path: string }
   out.database = Object.freeze({ ...db, path: isAbsolute(db.path) ? db.path : resolve(baseDir, db.path) })
-  return Object.freeze({ ...out, source }) as unknown as Config
+  return Object.freeze({ ...out, source, given: Object.freeze(set) }) as unknown as Config
 }
 
 // `--config FILE` if given (it must exist), else ./votelist.toml if present, else the defaults.

@@ -11,6 +11,10 @@ export interface Field<T> {
   // the default as written in TOML when that differs from JSON of `default` (durations).
   type?: string
   defaultText?: string
+  // The value as written in votelist.toml, where JSON would not be (durations).
+  format?(value: T): string
+  // Never shown, not even to an administrator (passwords, tokens): masked in the dashboard.
+  secret?: boolean
 }
 
 // The default as it is written in votelist.toml.
@@ -84,14 +88,24 @@ export function parseDuration(v: unknown, key: string): number {
   return ms > 0 ? ms : fail(key, 'must be longer than zero', v)
 }
 
+// Milliseconds as the duration string that means them, in the largest unit that divides them.
+export function formatDuration(ms: number): string {
+  const [unit, size] = Object.entries(units).reverse().find(([, size]) => ms % size === 0) ?? ['s', 1000]
+  return `${ms / size}${unit}`
+}
+
 export function duration(def: string, doc: string): Field<number> {
-  return { default: parseDuration(def, 'default'), doc, type: 'duration', defaultText: JSON.stringify(def), parse: parseDuration }
+  return {
+    default: parseDuration(def, 'default'), doc, type: 'duration', defaultText: JSON.stringify(def), parse: parseDuration,
+    format: (ms) => JSON.stringify(formatDuration(ms)),
+  }
 }
 
 export function durations(def: string[], doc: string, maxCount = 50): Field<number[]> {
   return {
     default: def.map((d) => parseDuration(d, 'default')), doc, type: 'list of durations',
     defaultText: JSON.stringify(def).replaceAll(',', ', '),
+    format: (list) => `[${list.map((ms) => JSON.stringify(formatDuration(ms))).join(', ')}]`,
     parse(v, key) {
       if (!Array.isArray(v)) return fail(key, 'must be a list of durations', v)
       if (v.length > maxCount) return fail(key, `must have at most ${maxCount} entries`, v)
@@ -121,7 +135,7 @@ export const DEFAULT_MODES = [
 
 export const configSchema = {
   site: {
-    base_url: url('http://localhost:8080', 'Public address of the site: links, vote URLs, badge URLs and the Origin check use it. https:// turns on Secure, __Host- session cookies.'),
+    base_url: url('', 'Public address of the site: links, vote URLs, badge URLs and the Origin check use it. https:// turns on Secure, __Host- session cookies. Empty (not set): links use http://localhost (or http.host when it names one address) on http.port, and the site accepts its pages from localhost, 127.0.0.1 and [::1] on that port; set it on any site others reach.', true),
     name: str('My Server List', 'Name of the site, shown in page titles and headers.', { min: 1, max: 100 }),
     service_name: str('MyServerList', 'Service name sent with every Votifier vote; owners register their v2 token under it.', {
       min: 1, max: 64, pattern: /^[A-Za-z0-9_.-]+$/, hint: 'must use only letters, digits, "_", "." and "-"',

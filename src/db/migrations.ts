@@ -11,6 +11,8 @@ import m0050 from '../../migrations/0050_stats_median.sql' with { type: 'text' }
 import m0060 from '../../migrations/0060_attempt_series.sql' with { type: 'text' }
 import m0075 from '../../migrations/0075_server_ownership.sql' with { type: 'text' }
 import m0076 from '../../migrations/0076_discord.sql' with { type: 'text' }
+import m0080 from '../../migrations/0080_administration.sql' with { type: 'text' }
+import m0081 from '../../migrations/0081_last_ping_round.sql' with { type: 'text' }
 
 export interface Migration {
   name: string
@@ -29,4 +31,6 @@ export const migrations: readonly Migration[] = [
   { name: '0060_attempt_series', sql: m0060 },
   { name: '0075_server_ownership', sql: m0075 },
   { name: '0076_discord', sql: m0076 },
+  { name: '0080_administration', sql: m0080 },
+  { name: '0081_last_ping_round', sql: m0081 },
 ]

@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { backupDatabaseInWorker } from './backup.ts'
 import { createGroupCommit } from './group-commit.ts'
 import { writeTx } from './open.ts'
 import { runScript, type StoreControl, type StoreWrites, type TxScript, type WriteOptions } from './store.ts'
@@ -23,6 +24,7 @@ export function createSqliteStore<R extends object>(db: Database, repositories: 
         return Promise.reject(e)
       }
     },
+    backup: (target) => backupDatabaseInWorker(db.filename, target),
     close: () => db.close(),
   }
 }

@@ -35,6 +35,9 @@ export interface StoreWrites<Tx> {
 
 export interface StoreControl {
   readonly kind: 'sqlite'
+  // Writes a consistent snapshot of the whole database to the new file `target`, while the site
+  // keeps running; resolves once the file is complete.
+  backup(target: string): Promise<void>
   close(): void
 }
 

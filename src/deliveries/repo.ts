@@ -75,6 +75,14 @@ export interface AttemptEnd {
   nextAttemptAt: number | null
 }
 
+// The delivery queue at a glance (test deliveries left out): waiting for their first attempt,
+// failed and waiting for a retry, and given up since a time.
+export interface QueueCounts {
+  pending: number
+  retrying: number
+  gaveUp: number
+}
+
 export interface DeliveriesRepo {
   insert(d: NewDelivery): Awaitable<void>
   get(id: string): Awaitable<Delivery | null>
@@ -94,6 +102,7 @@ export interface DeliveriesRepo {
   startSeries(id: string, seriesStart: number, at: number): Awaitable<void>
   // Newest first; `before` is an attempt id (exclusive).
   attempts(serverId: string, before: number, limit: number, filter?: AttemptFilter): Awaitable<AttemptRow[]>
+  queueCounts(gaveUpSince: number): Awaitable<QueueCounts>
 }
 
 // Job kind that performs one attempt of a delivery; its payload is a DeliveryJob.

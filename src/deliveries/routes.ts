@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { clientAddress } from '../http/client-ip.ts'
-import { invalidParameter } from '../http/errors.ts'
+import { pageParams } from '../http/paging.ts'
 import { enforceRateLimit, type SlidingWindowLimiter } from '../http/rate-limit.ts'
 import { iso, isoOrNull } from '../http/schema.ts'
 import { checkPseudo } from '../servers/pseudo.ts'
@@ -22,13 +22,6 @@ export type DeliveryRoutesDeps = DeliveryDeps & SessionDeps & {
 const TEST_PSEUDO = 'VotelistTest'
 
 const itemOf = (r: AttemptRow) => ({ ...r, id: String(r.id), startedAt: iso(r.startedAt), nextAttemptAt: isoOrNull(r.nextAttemptAt) })
-
-function pageParams(query: { limit?: string; before?: string }) {
-  const limit = query.limit === undefined ? 50 : Number(query.limit)
-  if (!/^\d+$/.test(query.limit ?? '50') || limit < 1 || limit > 200) throw invalidParameter('limit must be an integer from 1 to 200', 'limit')
-  if (query.before !== undefined && !/^[1-9]\d{0,15}$/.test(query.before)) throw invalidParameter('before must be the "next" value of a previous page', 'before')
-  return { limit, before: query.before === undefined ? Number.MAX_SAFE_INTEGER : Number(query.before) }
-}
 
 // The owner's view of notifications: the Test button, the Deliveries tab, and sending a delivery
 // again. Saving the webhook and Votifier settings lives with the server settings.

@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import type { AttemptRow, DeliveriesRepo, Delivery, VoteEvent } from './repo.ts'
+import type { AttemptRow, DeliveriesRepo, Delivery, QueueCounts, VoteEvent } from './repo.ts'
 
 const INTERRUPTED = 'interrupted: votelist stopped during this attempt, so its outcome is unknown (a queued delivery is tried again)'
 
@@ -32,7 +32,13 @@ export function sqliteDeliveriesRepo(db: Database) {
     FROM delivery_attempt a JOIN delivery d ON d.id = a.delivery_id
     WHERE a.server_id = $serverId AND a.id < $before AND ($channel IS NULL OR d.channel = $channel) AND ($status IS NULL OR a.status = $status)
     ORDER BY a.id DESC LIMIT $limit`)
+  // A delivery is retrying once its current series has had an attempt (a redeliver starts over).
+  const queueCounts = db.prepare(`SELECT coalesce(sum(status = 'pending' AND attempts < series_start), 0) AS pending,
+      coalesce(sum(status = 'pending' AND attempts >= series_start), 0) AS retrying,
+      coalesce(sum(status = 'gave_up' AND updated_at >= ?), 0) AS gaveUp
+    FROM delivery WHERE status IN ('pending', 'gave_up') AND test = 0`)
   return {
+    queueCounts: (since) => queueCounts.get(since) as QueueCounts,
     get(id) {
       const row = get.get(id) as (Omit<Delivery, 'payload' | 'test'> & { payload: string; test: number }) | null
       return row && { ...row, test: row.test === 1, payload: JSON.parse(row.payload) as VoteEvent }

@@ -104,6 +104,6 @@ export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: 
 
 // The queue is drained every second, and at once when a job is enqueued for now.
 export function registerQueueDrain(scheduler: Scheduler, queue: JobQueue): void {
-  scheduler.every('jobs.drain', 1000, () => queue.drain())
+  scheduler.every('jobs.drain', 1000, () => queue.drain(), { title: 'Job queue (vote deliveries and their retries)' })
   queue.onEnqueue(() => scheduler.wake('jobs.drain'))
 }

@@ -7,6 +7,8 @@ import type { Logger } from '../log.ts'
 
 export interface TaskInfo {
   id: string
+  // What the task does, in a few words, for the administrator's view of the scheduled work.
+  title: string
   everyMs: number
   aligned: boolean
   running: boolean
@@ -27,6 +29,7 @@ interface Task extends TaskInfo {
 }
 
 export interface TaskOptions {
+  title?: string
   // Run at multiples of everyMs since the epoch (UTC-aligned rounds) instead of everyMs after
   // the previous run. An aligned task first runs at the next boundary; others run at once.
   align?: boolean
@@ -109,7 +112,7 @@ export function createScheduler(clock: Clock, log: Logger): Scheduler {
       if (!(everyMs > 0)) throw new Error(`task ${id}: period must be positive`)
       const aligned = opts.align ?? false
       const t: Task = {
-        id, everyMs, aligned, run, running: false, runs: 0, again: false, current: null,
+        id, title: opts.title ?? id, everyMs, aligned, run, running: false, runs: 0, again: false, current: null,
         lastRunAt: null, lastDurationMs: null, lastError: null, nextRunAt: 0,
       }
       t.nextRunAt = aligned ? nextAfter(t, clock.now()) : clock.now()

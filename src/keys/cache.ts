@@ -70,7 +70,7 @@ export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>) {
       for (const [h, e] of entries) if (e.key?.id === keyId) entries.delete(h)
     },
 
-    // Called when a server is deleted or renamed: its keys are looked up again.
+    // Called when a server is deleted or renamed, or its owner disabled: its keys are looked up again.
     forgetServer(serverId: string) {
       for (const [h, e] of entries) if (e.key?.serverId === serverId) entries.delete(h)
     },
@@ -96,5 +96,5 @@ export type KeyCache = ReturnType<typeof createKeyCache>
 
 // API keys' last_used_at, kept in memory by the cache: at most one write a minute per key.
 export function registerKeyWork(scheduler: Scheduler, keyCache: KeyCache): void {
-  scheduler.every('keys.last-used', 60_000, (now) => keyCache.flush(now))
+  scheduler.every('keys.last-used', 60_000, (now) => keyCache.flush(now), { title: 'API keys\' last use' })
 }

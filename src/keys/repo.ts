@@ -26,6 +26,7 @@ export interface KeysRepo {
   byServer(serverId: string): Awaitable<ApiKey[]>
   revoke(id: string, serverId: string, at: number): Awaitable<boolean>
   touch(id: string, at: number): Awaitable<void>
-  // The live key with this hash (not revoked, its server not deleted), in one lookup.
+  // The live key with this hash (not revoked, its server not deleted, its owner not disabled), in
+  // one lookup.
   liveByHash(hash: string): Awaitable<LiveKey | null>
 }

@@ -48,6 +48,7 @@ const openapiDocument = () =>
       },
       tags: [
         { name: 'Verification', description: 'Keyed: what an owner\'s plugin or website polls to reward votes.' },
+        { name: 'Admin', description: 'Administrators only, with the session cookie of an administrator\'s account: 401 UNAUTHENTICATED without a session, 403 FORBIDDEN for any other account. Every change is written to the audit log (GET /api/v1/admin/audit) in the same transaction. Settings are read here, never changed: votelist.toml is the one place they change.' },
       ],
       components: {
         securitySchemes: {

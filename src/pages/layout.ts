@@ -32,7 +32,9 @@ export function summarize(text: string, max = DESCRIPTION_MAX): string {
 export function renderLayout(config: Config, meta: PageMeta, body: Html): string {
   const site = config.site.name
   const title = meta.title === site ? site : `${meta.title} · ${site}`
-  const canonical = config.site.base_url + meta.path
+  // Without site.base_url the site does not know its public address: a guessed canonical address
+  // (localhost) would be worse than none.
+  const canonical = config.site.base_url ? config.site.base_url + meta.path : null
   const description = summarize(meta.description)
   return html`<!doctype html>
 <html lang="en">
@@ -41,12 +43,12 @@ export function renderLayout(config: Config, meta: PageMeta, body: Html): string
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <meta name="description" content="${description}">
-${meta.noindex ? html`<meta name="robots" content="noindex">` : html`<link rel="canonical" href="${canonical}">`}
+${meta.noindex ? html`<meta name="robots" content="noindex">` : canonical ? html`<link rel="canonical" href="${canonical}">` : ''}
 <meta property="og:type" content="website">
 <meta property="og:site_name" content="${site}">
 <meta property="og:title" content="${meta.title}">
 <meta property="og:description" content="${description}">
-<meta property="og:url" content="${canonical}">
+${canonical ? html`<meta property="og:url" content="${canonical}">` : ''}
 <meta name="twitter:card" content="summary">
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">

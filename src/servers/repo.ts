@@ -34,9 +34,9 @@ export interface ListingPolicy {
 }
 
 // Why a server is off the public site (ranking, pages, vote page, public API, ping rounds):
-// hidden by an administrator, claimed (another account proved it runs the same address), or
-// unverified where the site requires proof.
-export type UnlistedReason = 'hidden' | 'claimed' | 'unverified'
+// hidden by an administrator, its owner's account disabled, claimed (another account proved it
+// runs the same address), or unverified where the site requires proof.
+export type UnlistedReason = 'hidden' | 'disabled' | 'claimed' | 'unverified'
 
 // What a vote needs of its server: the vote path reads only these.
 export type VoteTarget = Pick<Server, 'id' | 'slug' | 'name' | 'edition'>

@@ -60,8 +60,8 @@ export const OwnerServerJson = t.Object({
   verified: t.Boolean({ description: 'the owner proved they run the server: the listing\'s token was read in its MOTD (GET|POST …/verification). Changing the host, port or edition resets it' }),
   verifiedAt: t.Union([Iso, t.Null()], { description: 'when the token was last read in the MOTD; null while not verified' }),
   listed: t.Boolean({ description: 'on the public site: in the ranking, with its pages, vote page and public API' }),
-  unlistedReason: t.Union([t.Literal('hidden'), t.Literal('claimed'), t.Literal('unverified'), t.Null()], {
-    description: 'why the server is off the public site: `hidden` by an administrator; `claimed`: another account proved it runs the same address (host and port), so this unverified listing is not shown; `unverified`: the site requires proof of ownership (`listing.require_verification`) and this server has none yet. Null when listed',
+  unlistedReason: t.Union([t.Literal('hidden'), t.Literal('disabled'), t.Literal('claimed'), t.Literal('unverified'), t.Null()], {
+    description: 'why the server is off the public site: `hidden` by an administrator; `disabled`: an administrator disabled its owner\'s account; `claimed`: another account proved it runs the same address (host and port), so this unverified listing is not shown; `unverified`: the site requires proof of ownership (`listing.require_verification`) and this server has none yet. Null when listed',
   }),
   rank: t.Union([t.Integer(), t.Null()], { description: 'this month\'s rank; null while off the public site' }),
   monthlyVotes: t.Integer(),

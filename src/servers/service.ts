@@ -1,4 +1,6 @@
 import { isIP } from 'node:net'
+import type { AuditRepo } from '../audit/repo.ts'
+import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
@@ -12,6 +14,14 @@ import { SLUG, ServerCreate, ServerPatch } from './schema.ts'
 
 interface ServersTx {
   servers: ServersRepo
+  audit: AuditRepo
+}
+
+// Who changes a server: its owner, or an administrator (whose moderation is audited).
+export interface Actor {
+  id: string
+  email: string
+  isAdmin: boolean
 }
 
 export interface ServersDeps {
@@ -143,7 +153,7 @@ export async function createServer(deps: ServersDeps, ownerId: string, input: Se
   })
 }
 
-export async function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch, actor: { isAdmin: boolean } = { isAdmin: false }): Promise<Server> {
+export async function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch, actor: Actor): Promise<Server> {
   assertValid(ServerPatch, patch)
   if (patch.hidden !== undefined && !actor.isAdmin) throw forbidden('only an administrator can hide or show a server')
   const { config } = deps
@@ -163,13 +173,21 @@ export async function updateServer(deps: ServersDeps, server: Server, patch: Ser
   return deps.store.write(function* (tx) {
     const current = yield* use(tx.servers.byId(server.id))
     if (!current) throw notFound(`no server with the slug "${server.slug}"`)
-    const next: Server = { ...current, ...changes, updatedAt: deps.clock.now() }
+    const now = deps.clock.now()
+    const next: Server = { ...current, ...changes, updatedAt: now }
     yield* use(tx.servers.update(next))
     // The proof of ownership was read at the old address (and protocol): it says nothing of the new one.
     if (next.verifiedAt !== null && !sameAddress(current, next)) {
       yield* use(tx.servers.setVerified(next.id, null))
       next.verifiedAt = null
     }
+    const target = { type: 'server' as const, id: current.id, label: current.name }
+    if (changes.hidden !== undefined && changes.hidden !== current.hidden) {
+      yield* audit(tx, now, actor, changes.hidden ? 'server.hide' : 'server.show', target)
+    }
+    // An administrator editing another account's server: which fields changed (not their values).
+    const edited = (Object.keys(changes) as (keyof Server)[]).filter((k) => k !== 'hidden' && JSON.stringify(changes[k]) !== JSON.stringify(current[k]))
+    if (actor.id !== current.ownerId && edited.length > 0) yield* audit(tx, now, actor, 'server.update', target, { fields: edited.join(', ') })
     return next
   })
 }
@@ -188,9 +206,13 @@ const sameAddress = (a: Server, b: Server) => claimOf(a) === claimOf(b) && a.edi
 export const listingPolicy = (config: Config): ListingPolicy => ({ requireVerification: config.listing.require_verification })
 
 // Removes the server with everything that hangs on it (votes, keys, channels, deliveries,
-// statistics: the schema cascades).
-export async function deleteServer(deps: { store: ServersTx }, server: Server): Promise<void> {
-  await deps.store.servers.remove(server.id)
+// statistics: the schema cascades). An administrator deleting another account's server is
+// written to the audit log.
+export async function deleteServer(deps: { store: StoreWrites<ServersTx>; clock: Clock }, server: Server, actor: Actor): Promise<void> {
+  await deps.store.write(function* (tx) {
+    if (!(yield* use(tx.servers.remove(server.id)))) return
+    if (actor.id !== server.ownerId) yield* audit(tx, deps.clock.now(), actor, 'server.delete', { type: 'server', id: server.id, label: server.name }, { slug: server.slug })
+  })
 }
 
 // The server named by `slug`, if the user may manage it: its owner, or an admin.
@@ -201,9 +223,9 @@ export async function ownedServer(servers: ServersRepo, user: { id: string; isAd
   return server
 }
 
-// The server named by `slug` as the public sees it: a server off the public site (hidden,
-// claimed by another account, or unverified where the site requires proof) does not exist for
-// them (src/servers/sqlite-listed.ts).
+// The server named by `slug` as the public sees it: a server off the public site (hidden, its
+// owner disabled, claimed by another account, or unverified where the site requires proof) does
+// not exist for them (src/servers/sqlite-listed.ts).
 export async function listedServer(servers: ServersRepo, slug: string): Promise<Server> {
   const server = await servers.listedBySlug(slug)
   if (!server) throw notListed(slug)

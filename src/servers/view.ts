@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts'
-import type { Config } from '../config/load.ts'
 import { iso, isoOrNull } from '../http/schema.ts'
+import type { SiteUrl } from '../http/site-url.ts'
 import { monthOf } from './month.ts'
 import type { RankingRepo, Server, ServersRepo } from './repo.ts'
 import type { LiveStatusJson, OwnerServerJson } from './schema.ts'
@@ -8,7 +8,7 @@ import type { LiveStatusJson, OwnerServerJson } from './schema.ts'
 // The owner API's views of a server.
 
 export interface ViewDeps {
-  config: Config
+  siteUrl: SiteUrl
   clock: Clock
   store: { ranking: RankingRepo; servers: ServersRepo }
 }
@@ -31,7 +31,7 @@ export function serverAddress(s: Pick<Server, 'host' | 'port'>): string {
 // `rank` may be passed in when a caller ranks many servers at once (the admin list).
 export async function ownerServerJson(deps: ViewDeps, s: Server, rank?: number | null): Promise<OwnerServerJson> {
   const month = monthOf(deps.clock.now())
-  const base = deps.config.site.base_url
+  const base = deps.siteUrl.base()
   const { ranking, servers } = deps.store
   const unlistedReason = await servers.unlistedReason(s.id)
   return {

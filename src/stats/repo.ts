@@ -30,6 +30,15 @@ export interface Series {
   values: Read<Float64Array>
 }
 
+// The last ping round as the administrator sees it.
+export interface LastRound {
+  t: number // the round's start
+  servers: number
+  up: number
+  durationMs: number // the pings, from the round's start to its last answer
+  finishedAt: number
+}
+
 export interface StatsRepo {
   // Writes one measurement: latest status, raw sample and both rollups. False when the server was
   // deleted meanwhile or this round was already recorded for it (the rollups count it once).
@@ -44,4 +53,6 @@ export interface StatsRepo {
   oldestSample(): Awaitable<number | null>
   // Deletes raw and global samples in [from, to); returns how many.
   purgeSamples(from: number, to: number): Awaitable<number>
+  recordLastRound(r: LastRound): Awaitable<void>
+  lastRound(): Awaitable<LastRound | null>
 }

@@ -102,7 +102,12 @@ export async function runPingRound(deps: RoundDeps, now: number, opts: RoundOpti
   }, { concurrency: cfg.ping_concurrency, spreadMs: opts.spreadMs ?? intervalMs / 2, signal: opts.signal })
   if (opts.signal?.aborted) return null
   const measured = results.map((r, i) => ({ serverNum: targets[i].num, status: r!.status, at: r!.at }))
-  await deps.store.write((tx) => recordRound(tx, t, targets, measured))
+  const pingsMs = Math.round(performance.now() - started)
+  await deps.store.write(function* (tx) {
+    yield* recordRound(tx, t, targets, measured)
+    const up = measured.filter((m) => m.status.online).length
+    yield* use(tx.stats.recordLastRound({ t, servers: measured.length, up, durationMs: pingsMs, finishedAt: deps.clock.now() }))
+  })
   const report = {
     t, servers: measured.length, up: measured.filter((m) => m.status.online).length,
     players: measured.reduce((n, m) => n + m.status.playersOnline, 0), durationMs: Math.round(performance.now() - started),
@@ -115,11 +120,11 @@ export async function runPingRound(deps: RoundDeps, now: number, opts: RoundOpti
 // t), and the hourly retention of raw samples.
 export function registerStatsWork(scheduler: Scheduler, deps: RoundDeps): void {
   const { ping_interval_seconds: interval, raw_retention_days: keptDays } = deps.config.stats
-  scheduler.every('stats.ping', interval * 1000, (now, signal) => runPingRound(deps, now, { signal }), { align: true })
+  scheduler.every('stats.ping', interval * 1000, (now, signal) => runPingRound(deps, now, { signal }), { align: true, title: 'Ping round, with its hourly and daily rollups' })
   scheduler.every('stats.retention', 3600_000, async (now) => {
     const deleted = await purgeSamplesBefore(deps, now - keptDays * DAY)
     if (deleted) deps.log.info('purged raw ping samples', { deleted, keptDays })
-  })
+  }, { title: 'Retention of raw ping samples' })
 }
 
 // Deletes raw and global samples older than `cutoff`, one day per transaction so that a large

@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { DAY, HOUR, type RawRow, type RollupRow, type Series, type StatsRepo } from './repo.ts'
+import { DAY, HOUR, type LastRound, type RawRow, type RollupRow, type Series, type StatsRepo } from './repo.ts'
 import { addValue, encodeHistogram, mergeEncoded, type Histogram } from './sketch.ts'
 
 export function sqliteStatsRepo(db: Database) {
@@ -54,6 +54,9 @@ export function sqliteStatsRepo(db: Database) {
 
   const purgeSamples = db.prepare('DELETE FROM ping_sample WHERE t >= ? AND t < ?')
   const purgeGlobal = db.prepare('DELETE FROM global_sample WHERE t >= ? AND t < ?')
+  const putLastRound = db.prepare(`INSERT OR REPLACE INTO last_ping_round (id, t, servers, up, duration_ms, finished_at)
+    VALUES (1, $t, $servers, $up, $durationMs, $finishedAt)`)
+  const lastRound = db.prepare('SELECT t, servers, up, duration_ms AS durationMs, finished_at AS finishedAt FROM last_ping_round')
   const oldestSample = db.prepare('SELECT min(t) AS t FROM (SELECT min(t) AS t FROM ping_sample UNION ALL SELECT min(t) FROM global_sample)')
 
   // Read-modify-write of a daily row's histogram; the caller holds the write transaction.
@@ -98,5 +101,7 @@ export function sqliteStatsRepo(db: Database) {
 
     oldestSample: () => (oldestSample.get() as { t: number | null }).t,
     purgeSamples: (from, to) => purgeSamples.run(from, to).changes + purgeGlobal.run(from, to).changes,
+    recordLastRound: (r) => { putLastRound.run({ ...r }) },
+    lastRound: () => lastRound.get() as LastRound | null,
   } satisfies StatsRepo
 }

@@ -1,6 +1,7 @@
 import { checkCaptcha, type CaptchaDeps } from '../captcha/service.ts'
 import type { Config } from '../config/load.ts'
 import { forbidden } from '../http/errors.ts'
+import type { SiteUrl } from '../http/site-url.ts'
 import { checkPseudo } from '../servers/pseudo.ts'
 import type { VoteTarget } from '../servers/repo.ts'
 import { readAddressToken } from './address-token.ts'
@@ -16,23 +17,32 @@ export interface VoteForm {
   ipv6Token?: unknown
 }
 
-export type CastDeps = VoteDeps & CaptchaDeps
+export type CastDeps = VoteDeps & CaptchaDeps & { siteUrl: SiteUrl }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '')
 
 // The origins the vote form is served from: the site, and its single-family hosts when
 // dual-stack capture is configured (a player may have landed on one of them).
-export const siteOrigins = (config: Config) =>
-  [config.site.base_url, config.site.ipv4_url, config.site.ipv6_url].filter(Boolean).map((u) => new URL(u).origin)
+export const siteOrigins = (deps: { config: Config; siteUrl: SiteUrl }) =>
+  [...deps.siteUrl.origins(), ...[deps.config.site.ipv4_url, deps.config.site.ipv6_url].filter(Boolean).map((u) => new URL(u).origin)]
 
 // A vote is a state change a hostile page could make a visitor's browser send (each visitor
 // being a fresh pseudo and address, that is vote stuffing). Browsers send Origin with every
 // cross-site POST: a present Origin must be one of the site's own. Requests without Origin are
 // not from a browser page of another site, and meet the captcha and the limits like any other.
-export function checkVoteOrigin(request: Request, config: Config): void {
+export function checkVoteOrigin(request: Request, deps: { config: Config; siteUrl: SiteUrl }): void {
   const origin = request.headers.get('origin')
-  const crossSite = origin !== null ? !siteOrigins(config).includes(origin) : request.headers.get('sec-fetch-site') === 'cross-site'
-  if (crossSite) throw forbidden('cross-site vote refused: votes are only accepted from this site\'s own vote page')
+  if (origin === null) {
+    if (request.headers.get('sec-fetch-site') === 'cross-site') throw forbidden('cross-site vote refused: votes are only accepted from this site\'s own vote page')
+    return
+  }
+  const own = siteOrigins(deps)
+  // A site whose base_url names another address than the one its players open refuses every
+  // vote here: the message says what was expected and which key sets it.
+  if (!own.includes(origin)) {
+    const [key, fix] = deps.siteUrl.configured ? ['set by site.base_url', 'change'] : ['site.base_url is not set', 'set']
+    throw forbidden(`cross-site vote refused: it comes from ${origin}, but votes are only accepted from this site's own vote page at ${own.join(', ')} (${key}): open the vote page there, or ${fix} site.base_url`)
+  }
 }
 
 // Resolves once the vote is durable. Votes arriving together may share one commit (on SQLite,

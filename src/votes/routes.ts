@@ -56,7 +56,7 @@ export function voteRoutes(rt: VoteRoutesDeps) {
       const token = issueAddressToken(rt.secret, address, rt.clock.now())
       // Read by the vote page from the site's own origin, cross-origin to this host.
       const origin = request.headers.get('origin')
-      if (origin && siteOrigins(rt.config).includes(origin)) set.headers['access-control-allow-origin'] = origin
+      if (origin && siteOrigins(rt).includes(origin)) set.headers['access-control-allow-origin'] = origin
       set.headers.vary = 'Origin'
       set.headers['cache-control'] = 'no-store'
       return { ok: true as const, token: token.token, address: token.address, family: token.family, expiresAt: iso(token.expiresAt) }
@@ -76,7 +76,7 @@ export function voteRoutes(rt: VoteRoutesDeps) {
       let target: VoteTarget | null = null
       try {
         target = await listedVoteTarget(rt.store.servers, params.slug)
-        checkVoteOrigin(request, rt.config)
+        checkVoteOrigin(request, rt)
         const address = clientAddress(request, bun, rt.config.http.trust_proxy)
         const limitHeaders = enforceRateLimit(rt.limits.votes, addressKey(address), rt.clock.now())
         const { vote, nextVoteAt } = await castVote(rt, target, form, address)

@@ -262,8 +262,8 @@ describe('admin: accounts', () => {
       body: {
         ok: true,
         users: [
-          { id: admin.user.id, email: 'admin@example.com', isAdmin: true, createdAt: expect.any(String), servers: 0 },
-          { id: owner.user.id, email: 'owner@example.com', isAdmin: false, createdAt: expect.any(String), servers: 0 },
+          { id: admin.user.id, email: 'admin@example.com', isAdmin: true, createdAt: expect.any(String), disabled: false, servers: 0 },
+          { id: owner.user.id, email: 'owner@example.com', isAdmin: false, createdAt: expect.any(String), disabled: false, servers: 0 },
         ],
       },
     })

@@ -5,6 +5,7 @@ import { ownerAuth } from '../../src/accounts/guard.ts'
 import { createUser } from '../../src/accounts/service.ts'
 import { endSession, SESSION_TTL_MS, sessionCookieName, startSession, userOfSession } from '../../src/accounts/session.ts'
 import { errorHandler } from '../../src/http/error-handler.ts'
+import { createSiteUrl } from '../../src/http/site-url.ts'
 import { call, cleanupTemp, sqliteSite, testConfig, testRuntime } from '../helpers.ts'
 import { manualClock } from '../../src/clock.ts'
 import { memoryLogger } from '../../src/log.ts'
@@ -42,8 +43,8 @@ describe('sessions', () => {
   })
 
   test('the cookie is __Host- prefixed behind https', () => {
-    expect(sessionCookieName(testConfig())).toBe('votelist_session')
-    expect(sessionCookieName(testConfig({ site: { base_url: 'https://vote.example.org' } }))).toBe('__Host-votelist_session')
+    expect(sessionCookieName(createSiteUrl(testConfig()))).toBe('votelist_session')
+    expect(sessionCookieName(createSiteUrl(testConfig({ site: { base_url: 'https://vote.example.org' } })))).toBe('__Host-votelist_session')
   })
 
   test('owner routes: 401 without a session, 403 for a cross-site Origin, 403 admin-only to others', async () => {
@@ -55,7 +56,7 @@ describe('sessions', () => {
       .post('/me', ({ user }) => ({ id: user.id }), { owner: true })
       .post('/login', () => ({ ok: true }), { sameOrigin: true })
       .get('/admin', ({ user }) => ({ id: user.id }), { admin: true })
-    const cookie = async (id: string) => `${sessionCookieName(rt.config)}=${(await startSession(rt, id)).token}`
+    const cookie = async (id: string) => `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, id)).token}`
     const ownerCookie = await cookie(owner.id)
     expect((await call(app, 'GET', '/me')).status).toBe(401)
     expect(await (await call(app, 'GET', '/me', { headers: { cookie: ownerCookie } })).json()).toEqual({ id: owner.id })

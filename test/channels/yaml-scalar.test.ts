@@ -123,7 +123,7 @@ describe('the config line the API gives', () => {
   test('a pasted numeric token: the line is quoted, and a listener configured from it accepts the test vote', async () => {
     const { rt, server } = await deliveryRuntime({ site: { service_name: 'CraftList' } })
     const app = await testApp(rt)
-    const cookie = `${sessionCookieName(rt.config)}=${(await startSession(rt, server.ownerId)).token}`
+    const cookie = `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, server.ownerId)).token}`
     const token = '0123456701234567'
     const put = await json(await call(app, 'PUT', `/api/v1/me/servers/${server.slug}/votifier`, {
       headers: { cookie }, body: { host: '127.0.0.1', port: 1, protocol: 'v2', token },

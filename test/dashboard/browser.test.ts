@@ -403,7 +403,7 @@ describe('the owner dashboard in a browser', () => {
     await page.getByRole('link', { name: 'Users' }).click()
     await page.getByRole('heading', { name: 'Users' }).waitFor()
     expect(await page.locator('tbody tr').allTextContents()).toEqual([
-      expect.stringMatching(/^admin@example\.comAdministrator1/),
+      expect.stringMatching(/^admin@example\.com \(you\)Administrator1/),
       expect.stringMatching(/^owner@example\.comOwner1/),
     ])
     await viewOk('admin-users')

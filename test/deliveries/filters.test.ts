@@ -18,7 +18,7 @@ afterAll(cleanupTemp)
 async function setup() {
   const ctx = await deliveryRuntime({ deliveries: { retry_delays: ['1m', '5m'] } })
   const app = await testApp(ctx.rt)
-  const cookie = `${sessionCookieName(ctx.rt.config)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
+  const cookie = `${sessionCookieName(ctx.rt.siteUrl)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
   const webhook = startWebhookReceiver(SECRET)
   stops.push(webhook)
   const list = async (q = '') => {

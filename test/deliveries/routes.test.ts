@@ -14,7 +14,7 @@ afterAll(cleanupTemp)
 async function setup(serviceName = 'MyServerList') {
   const ctx = await deliveryRuntime({ site: { service_name: serviceName } })
   const app = await testApp(ctx.rt)
-  const cookie = `${sessionCookieName(ctx.rt.config)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
+  const cookie = `${sessionCookieName(ctx.rt.siteUrl)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
   const votifier = startVotifierReceiver({ tokens: { [serviceName]: 'tok' } })
   const webhook = startWebhookReceiver(SECRET)
   stops.push(votifier, webhook)
@@ -77,7 +77,7 @@ describe('POST /api/v1/me/servers/{slug}/test', () => {
     expect((await test('no-such-server', { headers: { cookie } })).status).toBe(404)
     // The first account is the admin; a second owner may not touch the admin's server.
     const other = await seedServer(rt, { name: 'Not Mine' }, 'other@example.com')
-    const otherCookie = `${sessionCookieName(rt.config)}=${(await startSession(rt, other.owner.id)).token}`
+    const otherCookie = `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, other.owner.id)).token}`
     expect((await test(server.slug, { headers: { cookie: otherCookie } })).status).toBe(403)
     expect((await test(server.slug, { headers: { cookie, origin: 'https://evil.example' } })).status).toBe(403)
   })
@@ -85,7 +85,7 @@ describe('POST /api/v1/me/servers/{slug}/test', () => {
   test('limits.test_votes_per_minute per server: RateLimit headers, then 429 with nothing sent', async () => {
     const ctx = await deliveryRuntime({ limits: { test_votes_per_minute: 2 } })
     const app = await testApp(ctx.rt)
-    const cookie = `${sessionCookieName(ctx.rt.config)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
+    const cookie = `${sessionCookieName(ctx.rt.siteUrl)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
     const webhook = startWebhookReceiver(SECRET)
     stops.push(webhook)
     ctx.rt.store.channels.putWebhook(ctx.server.id, webhook.url(), SECRET, ctx.rt.clock.now())
@@ -102,7 +102,7 @@ describe('POST /api/v1/me/servers/{slug}/test', () => {
     // Another server of the same owner has its own quota; this one is back once a minute has passed.
     const other = await seedServer(ctx.rt, { name: 'Second Place' }, 'owner2@example.com')
     ctx.rt.store.channels.putWebhook(other.server.id, webhook.url(), SECRET, ctx.rt.clock.now())
-    const otherCookie = `${sessionCookieName(ctx.rt.config)}=${(await startSession(ctx.rt, other.owner.id)).token}`
+    const otherCookie = `${sessionCookieName(ctx.rt.siteUrl)}=${(await startSession(ctx.rt, other.owner.id)).token}`
     expect((await call(app, 'POST', `/api/v1/me/servers/${other.server.slug}/test`, { headers: { cookie: otherCookie } })).status).toBe(200)
     ctx.rt.clock.advance(45_000)
     expect((await send()).status).toBe(200)
@@ -173,7 +173,7 @@ describe('GET /api/v1/me/servers/{slug}/deliveries', () => {
       expect(res.status).toBe(400)
     }
     const other = await seedServer(rt, { name: 'Not Mine' }, 'other@example.com')
-    const otherCookie = `${sessionCookieName(rt.config)}=${(await startSession(rt, other.owner.id)).token}`
+    const otherCookie = `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, other.owner.id)).token}`
     expect((await call(app, 'GET', `/api/v1/me/servers/${server.slug}/deliveries`, { headers: { cookie: otherCookie } })).status).toBe(403)
     expect((await (await call(app, 'GET', `/api/v1/me/servers/${other.server.slug}/deliveries`, { headers: { cookie: otherCookie } })).json()).deliveries).toEqual([])
   })

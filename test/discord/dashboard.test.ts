@@ -30,7 +30,7 @@ describe('Discord in the dashboard', () => {
     const base = `http://127.0.0.1:${port}`
     const { rt, owner, server } = await deliveryRuntime({ site: { base_url: base } }, undefined, Date.now())
     const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port })
-    const cookie = `${sessionCookieName(rt.config)}=${(await startSession(rt, owner.id)).token}`
+    const cookie = `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, owner.id)).token}`
     try {
       await inDashboard(browser, base, cookie, async (page) => {
         await page.goto(`${base}/dashboard/servers/${server.slug}/api`)

@@ -54,7 +54,7 @@ describe('votes to Discord', () => {
   test('the Test button covers Discord, and the Deliveries tab filters by channel', async () => {
     const { r, rt, owner, server } = await withDiscord()
     const app = await testApp(rt)
-    const headers = { cookie: `${sessionCookieName(rt.config)}=${(await startSession(rt, owner.id)).token}` }
+    const headers = { cookie: `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, owner.id)).token}` }
     const tested = await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers, body: {} })
     expect(await tested.json()).toEqual({ ok: true, results: [{ channel: 'discord', status: 'succeeded', error: null, durationMs: expect.any(Number) }] })
     expect(r.received[0].json.embeds[0]).toMatchObject({ title: 'Test vote for Emerald Valley', description: 'A test from the My Server List dashboard for **VotelistTest**: not a vote, nobody is rewarded.' })

@@ -76,7 +76,7 @@ describe('install.sh into a staging root (DESTDIR)', () => {
     const first = tree(root)
     expect(first).toContain('usr/local/bin/votelist 755')
     const configPath = join(root, 'etc/votelist/votelist.toml')
-    const edited = readFileSync(configPath, 'utf8').replace('# base_url = "http://localhost:8080"', 'base_url = "https://vote.example.org"')
+    const edited = readFileSync(configPath, 'utf8').replace('# base_url = ""', 'base_url = "https://vote.example.org"')
     writeFileSync(configPath, edited)
 
     const again = await install([], { DESTDIR: root })

@@ -10,7 +10,7 @@ type App = { handle(request: Request): Promise<Response> }
 export async function ownerSession(rt: Site, email: string, admin = false) {
   const user = await createUser(rt, { email, password: 'correct horse battery', admin })
   const { token } = await startSession(rt, user.id)
-  return { user, headers: { cookie: `${sessionCookieName(rt.config)}=${token}` } }
+  return { user, headers: { cookie: `${sessionCookieName(rt.siteUrl)}=${token}` } }
 }
 
 // The `name=value` pair of the Set-Cookie header, ready to send back.

@@ -66,7 +66,8 @@ test('the examples in the document are valid answers of their own schemas', asyn
   const { Value } = await import('@sinclair/typebox/value')
   const s = await import('../../src/verification/schema.ts')
   const ownership = await import('../../src/ownership/schema.ts')
-  for (const schema of [s.CheckResult, s.ClaimResult, s.VoteList, s.ServerStatistics, s.ErrorBody, ownership.VerificationRefused]) {
+  const { ErrorBody } = await import('../../src/http/schema.ts')
+  for (const schema of [s.CheckResult, s.ClaimResult, s.VoteList, s.ServerStatistics, ErrorBody, ownership.VerificationRefused]) {
     const examples = (schema as { examples?: unknown[] }).examples ?? []
     expect(examples.length).toBeGreaterThan(0)
     for (const e of examples) expect(Value.Check(schema, e)).toBe(true)
@@ -92,4 +93,45 @@ test('the document covers proven ownership, the Discord channel and the public r
 
   const record = doc.paths['/api/v1/servers/{slug}'].get.responses['200'].content['application/json'].schema.properties as { server: { properties: Record<string, { type?: string }> } }
   expect(record.server.properties.verified.type).toBe('boolean')
+})
+
+test('every administrator route and POST /api/v1/auth/reset are in the document with their bodies, answers and errors', async () => {
+  type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; format?: string }
+  type Op = { tags: string[]; summary: string; description: string; parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { description: string; content: Record<string, { schema: Schema }> }> }
+  const app = await testApp(testRuntime())
+  const doc = await (await call(app, 'GET', '/api/docs/json')).json() as { tags: { name: string; description: string }[]; paths: Record<string, Record<string, Op>> }
+  const op = (method: string, path: string) => doc.paths[path.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]
+  const errorShape = (s: Schema) => ({ type: s.type, keys: Object.keys(s.properties ?? {}), error: Object.keys(s.properties?.error?.properties ?? {}) })
+  const ERROR = { type: 'object', keys: ['ok', 'error'], error: ['code', 'message', 'field'] }
+  expect(doc.tags.find((t) => t.name === 'Admin')?.description).toContain('403 FORBIDDEN')
+
+  // Taken from the mounted routes: a new administrator route cannot be left out.
+  const admin = app.routes.filter((r) => r.path.startsWith('/api/v1/admin')).map((r) => [r.method, r.path] as const)
+  expect(admin.length).toBe(10)
+  for (const [method, path] of admin) {
+    const o = op(method, path)
+    const where = `${method} ${path}`
+    expect({ where, documented: o !== undefined }).toEqual({ where, documented: true })
+    expect({ where, tags: o!.tags, summary: o!.summary.length > 0, description: o!.description.length > 40 }).toEqual({ where, tags: ['Admin'], summary: true, description: true })
+    const ok = o!.responses['200']
+    const body = ok.content['application/json']?.schema ?? ok.content['application/vnd.sqlite3']?.schema
+    expect({ where, answer: body?.properties ? Object.keys(body.properties)[0] : body?.format }).toEqual({ where, answer: path === '/api/v1/admin/backup' ? 'binary' : 'ok' })
+    for (const status of ['401', '403']) {
+      expect({ where, status, error: errorShape(o!.responses[status]?.content['application/json'].schema ?? {}) }).toEqual({ where, status, error: ERROR })
+    }
+    if (path.includes(':id')) expect({ where, params: o!.parameters?.map((p) => `${p.in} ${p.name}`) }).toEqual({ where, params: ['path id'] })
+  }
+  const patch = op('PATCH', '/api/v1/admin/users/:id')!
+  const patchBody = patch.requestBody!.content['application/json'].schema
+  expect({ properties: patchBody.properties, required: patchBody.required ?? [] }).toEqual({ properties: { disabled: expect.objectContaining({ type: 'boolean' }), admin: expect.objectContaining({ type: 'boolean' }) }, required: [] })
+  expect(Object.keys(patch.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409'])
+  expect(Object.keys(op('DELETE', '/api/v1/admin/users/:id')!.responses).sort()).toEqual(['200', '401', '403', '404', '409'])
+  expect(Object.keys(op('POST', '/api/v1/admin/users/:id/reset-link')!.responses['200'].content['application/json'].schema.properties!)).toEqual(['ok', 'url', 'expiresAt'])
+  expect(op('GET', '/api/v1/admin/audit')!.parameters?.map((p) => `${p.in} ${p.name}`)).toEqual(['query limit', 'query before'])
+
+  const reset = op('POST', '/api/v1/auth/reset')!
+  const resetBody = reset.requestBody!.content['application/json'].schema
+  expect({ properties: Object.keys(resetBody.properties!), required: resetBody.required }).toEqual({ properties: ['token', 'password'], required: ['token', 'password'] })
+  expect(Object.keys(reset.responses['200'].content['application/json'].schema.properties!)).toEqual(['ok', 'user'])
+  for (const status of ['400', '403', '429']) expect({ status, error: errorShape(reset.responses[status].content['application/json'].schema) }).toEqual({ status, error: ERROR })
 })

@@ -98,7 +98,7 @@ describe('which servers the public sees', () => {
     const verify = () => rt.store.servers.setVerified(s.id, rt.clock.now())
     const after = async (patch: Parameters<typeof updateServer>[2]) => {
       verify()
-      return (await updateServer(deps, rt.store.servers.byId(s.id)!, patch)).verifiedAt
+      return (await updateServer(deps, rt.store.servers.byId(s.id)!, patch, { id: alice.id, email: alice.email, isAdmin: false })).verifiedAt
     }
     const at = rt.clock.now()
     expect(await after({ name: 'Alpha 2', description: 'new', modes: ['pvp'], website: 'https://example.com' })).toBe(at)

@@ -4,8 +4,12 @@
 // what it started (the Deliveries tab's refresh).
 import { ApiError, get, post, whenSessionLost } from './api.js'
 import { announce, h, replace } from './dom.js'
-import { renderAdminServers, renderAdminUsers } from './view-admin.js'
+import { renderAdminServers } from './view-admin.js'
+import { renderAdminAudit } from './view-admin-audit.js'
+import { renderAdminSite } from './view-admin-site.js'
+import { renderAdminUsers } from './view-admin-users.js'
 import { renderLogin, renderSetup, renderSignup } from './view-auth.js'
+import { renderReset } from './view-reset.js'
 import { renderNewServer } from './view-new-server.js'
 import { renderServer } from './view-server.js'
 import { renderServers } from './view-servers.js'
@@ -41,8 +45,9 @@ let stopView = null
 let firstRender = true
 let renders = 0
 
-// [pattern, render, access]: 'guest' pages are for logged-out visitors, 'admin' for admins.
-/** @type {Array<[RegExp, View, 'owner' | 'admin' | 'guest']>} */
+// [pattern, render, access]: 'guest' pages are for logged-out visitors, 'admin' for admins,
+// 'any' for everyone (a reset link may be opened while another account is logged in).
+/** @type {Array<[RegExp, View, 'owner' | 'admin' | 'guest' | 'any']>} */
 const ROUTES = [
   [/^\/dashboard$/, renderServers, 'owner'],
   [/^\/dashboard\/servers\/new$/, renderNewServer, 'owner'],
@@ -51,6 +56,9 @@ const ROUTES = [
   [/^\/dashboard\/servers\/([^/]+)\/deliveries$/, (ctx, el, slug) => renderServer(ctx, el, decodeURIComponent(slug), 'deliveries'), 'owner'],
   [/^\/dashboard\/admin\/users$/, renderAdminUsers, 'admin'],
   [/^\/dashboard\/admin\/servers$/, renderAdminServers, 'admin'],
+  [/^\/dashboard\/admin\/site$/, renderAdminSite, 'admin'],
+  [/^\/dashboard\/admin\/audit$/, renderAdminAudit, 'admin'],
+  [/^\/dashboard\/reset$/, renderReset, 'any'],
   [/^\/dashboard\/login$/, renderLogin, 'guest'],
   [/^\/dashboard\/signup$/, renderSignup, 'guest'],
   [/^\/dashboard\/setup$/, renderSetup, 'guest'],
@@ -97,7 +105,10 @@ function renderNav() {
   const links = [h('a', { href: '/' }, 'Ranking')]
   if (state.user) {
     links.push(navLink('/dashboard', 'My servers'))
-    if (state.user.isAdmin) links.push(navLink('/dashboard/admin/users', 'Users'), navLink('/dashboard/admin/servers', 'All servers'))
+    if (state.user.isAdmin) {
+      links.push(navLink('/dashboard/admin/users', 'Users'), navLink('/dashboard/admin/servers', 'All servers'),
+        navLink('/dashboard/admin/site', 'Site'), navLink('/dashboard/admin/audit', 'Audit log'))
+    }
     links.push(h('span', { class: 'nav-account' },
       h('span', { class: 'muted nav-email', title: state.user.email }, state.user.email),
       h('button', { type: 'button', class: 'button-small', onClick: logOut }, 'Log out')))
@@ -134,7 +145,7 @@ async function render() {
   const container = h('div', { class: 'view' })
   replace(view, container)
 
-  if (route?.access !== 'guest' && !state.user) {
+  if (route?.access !== 'guest' && route?.access !== 'any' && !state.user) {
     const status = await loadStatus()
     if (status.setupNeeded) return navigate('/dashboard/setup', { replace: true })
     const next = path === '/dashboard' ? '' : `?next=${encodeURIComponent(path)}`

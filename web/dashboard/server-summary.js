@@ -24,6 +24,7 @@ export const verifiedMark = () => h('span', { class: 'verified' }, h('span', { '
 /** @type {Record<UnlistedReason, string>} */
 const WHY_SHORT = {
   hidden: 'Hidden by an administrator',
+  disabled: 'Not listed: your account is disabled',
   unverified: 'Not listed until you verify that you run it',
   claimed: 'Not listed: another account proved it runs this address',
 }
@@ -31,6 +32,7 @@ const WHY_SHORT = {
 /** @type {Record<UnlistedReason, string>} */
 const WHY = {
   hidden: 'An administrator has hidden this server: it is out of the ranking and its public pages answer "not found". Votes already recorded are kept.',
+  disabled: 'An administrator has disabled this account: its servers are out of the ranking and their public pages answer "not found". Votes already recorded are kept.',
   unverified: 'Not on the public site yet: this site lists only servers whose owner proved they run them. Put the token shown under Ownership in the server\'s MOTD and press Verify.',
   claimed: 'Not on the public site: another account proved it runs this address (host and port). If the server is yours, put the token shown under Ownership in its MOTD and press Verify: the latest proof wins.',
 }

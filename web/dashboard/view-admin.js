@@ -1,11 +1,11 @@
-// Administrators: every account, and every server of the site with hide / show and delete.
+// Administrators: every server of the site with hide / show and delete.
 import { del, get, patch, serverPath } from './api.js'
-import { announce, formatDay, h, plural, replace } from './dom.js'
+import { announce, h, plural, replace } from './dom.js'
 import { actionButton } from './forms.js'
 import { playersCell, rankText, serverHref, verifiedMark } from './server-summary.js'
 import { cell, dataTable } from './table.js'
 /** @import { Ctx } from './app.js' */
-/** @import { AdminServer, AdminServersAnswer, AdminUsersAnswer } from '../types/api' */
+/** @import { AdminServer, AdminServersAnswer } from '../types/api' */
 
 /**
  * @param {string} caption
@@ -18,20 +18,7 @@ const table = (caption, headers, rows) => h('div', { class: 'card table-card' },
  * @param {Ctx} ctx
  * @param {HTMLElement} el
  */
-export async function renderAdminUsers(ctx, el) {
-  ctx.setTitle('Users')
-  const { users } = /** @type {AdminUsersAnswer} */ (await get('/api/v1/admin/users'))
-  replace(el,
-    h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'Users')),
-    h('p', { class: 'muted' }, `${plural(users.length, 'account')}. New accounts sign up on the dashboard (when registration is open) or are added with `, h('code', null, 'votelist user add'), '.'),
-    table('Every account', ['E-mail address', 'Role', ['Servers', true], 'Created'], users.map((u) => h('tr', null,
-      cell('E-mail address', u.email, { class: 'cell-main' }),
-      cell('Role', u.isAdmin ? h('span', { class: 'pill pill-admin' }, 'Administrator') : 'Owner'),
-      cell('Servers', String(u.servers), { class: 'num' }),
-      cell('Created', formatDay(u.createdAt))))))
-}
-
-const STATES = { hidden: 'Hidden', unverified: 'Not listed: unverified', claimed: 'Not listed: address claimed' }
+const STATES = { hidden: 'Hidden', disabled: 'Not listed: account disabled', unverified: 'Not listed: unverified', claimed: 'Not listed: address claimed' }
 
 // Other accounts' listings of the same address: the verified one keeps it.
 /** @param {AdminServer} s */

@@ -37,6 +37,7 @@ export interface AuthStatus {
  * @answer GET /api/v1/me 200
  * @answer POST /api/v1/auth/login 200
  * @answer POST /api/v1/auth/register 201
+ * @answer POST /api/v1/auth/reset 200
  */
 export interface UserAnswer {
   ok: true
@@ -57,9 +58,126 @@ export interface AdminUsersAnswer {
   users: AdminUser[]
 }
 
-/** @answer GET /api/v1/admin/users 200 users[] */
+/**
+ * @answer GET /api/v1/admin/users 200 users[]
+ * @answer PATCH /api/v1/admin/users/{id} 200 user
+ */
 export interface AdminUser extends User {
+  disabled: boolean
   servers: number
+}
+
+/** @answer PATCH /api/v1/admin/users/{id} 200 */
+export interface AdminUserAnswer {
+  ok: true
+  user: AdminUser
+}
+
+/** @answer POST /api/v1/admin/users/{id}/reset-link 200 */
+export interface ResetLinkAnswer {
+  ok: true
+  url: string
+  expiresAt: string
+}
+
+/** @answer GET /api/v1/admin/tasks 200 */
+export interface TasksAnswer {
+  ok: true
+  tasks: Task[]
+}
+
+/** @answer GET /api/v1/admin/tasks 200 tasks[] */
+export interface Task {
+  id: string
+  title: string
+  everyMs: number
+  running: boolean
+  runs: number
+  lastRunAt: string | null
+  lastDurationMs: number | null
+  outcome: 'ok' | 'error' | null
+  error: string | null
+  nextRunAt: string
+}
+
+/** @answer GET /api/v1/admin/queue 200 */
+export interface QueueAnswer {
+  ok: true
+  deliveries: QueueDeliveries
+  jobs: QueueJobs
+  lastPingRound: PingRound | null
+}
+
+/** @answer GET /api/v1/admin/queue 200 deliveries */
+export interface QueueDeliveries {
+  pending: number
+  retrying: number
+  gaveUpLast24h: number
+}
+
+/** @answer GET /api/v1/admin/queue 200 jobs */
+export interface QueueJobs {
+  total: number
+  due: number
+  running: number
+}
+
+/** @answer GET /api/v1/admin/queue 200 lastPingRound */
+export interface PingRound {
+  startedAt: string
+  finishedAt: string
+  servers: number
+  up: number
+  down: number
+  durationMs: number
+}
+
+/** @answer GET /api/v1/admin/config 200 */
+export interface ConfigAnswer {
+  ok: true
+  file: string | null
+  siteUrl: SiteAddress
+  settings: Setting[]
+}
+
+/** @answer GET /api/v1/admin/config 200 siteUrl */
+export interface SiteAddress {
+  base: string
+  configured: boolean
+  origins: string[]
+}
+
+/** @answer GET /api/v1/admin/config 200 settings[] */
+export interface Setting {
+  key: string
+  value: string
+  default: string
+  source: 'file' | 'default'
+  secret: boolean
+}
+
+/** @answer GET /api/v1/admin/audit 200 */
+export interface AuditAnswer {
+  ok: true
+  entries: AuditEntry[]
+  next: string | null
+}
+
+/** @answer GET /api/v1/admin/audit 200 entries[] */
+export interface AuditEntry {
+  id: number
+  at: string
+  actor: { id: string; email: string }
+  action: string
+  target: AuditTarget
+  detail: Record<string, string | number | boolean>
+}
+
+/** @answer GET /api/v1/admin/audit 200 entries[].target */
+export interface AuditTarget {
+  type: 'user' | 'server' | 'site'
+  id: string
+  label: string
 }
 
 export type Edition = 'java' | 'bedrock'
@@ -104,7 +222,7 @@ export interface Server {
 }
 
 // Why a server is off the public site (src/servers/sqlite-listed.ts).
-export type UnlistedReason = 'hidden' | 'claimed' | 'unverified'
+export type UnlistedReason = 'hidden' | 'disabled' | 'claimed' | 'unverified'
 
 /**
  * A server in the owner's lists: with its last ping (null before the first one).

@@ -1,0 +1,68 @@
+import { open, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import type { User } from '../accounts/repo.ts'
+import type { AuditRepo } from '../audit/repo.ts'
+import { audit } from '../audit/service.ts'
+import type { Clock } from '../clock.ts'
+import type { StoreWrites } from '../db/store.ts'
+import { randomSecret } from '../ids.ts'
+
+// A backup downloaded from the browser: the same consistent snapshot as `votelist backup`
+// (SQLite VACUUM INTO, made in a worker thread while the site keeps running), written to a
+// temporary file beside the database (the data folder: the one place the service may write, and
+// on the disk that holds the data), then streamed. The file is unlinked as soon as it is open, so
+// it is gone whatever happens to the download; its space is freed when the stream ends.
+
+export interface BackupDeps {
+  config: { database: { path: string } }
+  clock: Clock
+  store: { audit: AuditRepo } & StoreWrites<{ audit: AuditRepo }> & { backup(target: string): Promise<void> }
+}
+
+const CHUNK = 256 * 1024
+
+export const backupFileName = (at: number) => `votelist-${new Date(at).toISOString().replace(/[:.]/g, '-')}.db`
+
+export async function backupResponse(deps: BackupDeps, actor: User): Promise<Response> {
+  const now = deps.clock.now()
+  const db = deps.config.database.path
+  const temp = join(dirname(db), `.${basename(db)}.backup-${randomSecret(9)}.tmp`)
+  let file
+  try {
+    await deps.store.backup(temp)
+    file = await open(temp, 'r')
+  } finally {
+    await rm(temp, { force: true })
+  }
+  const handle = file
+  const name = backupFileName(now)
+  let size: number
+  try {
+    size = (await handle.stat()).size
+    await deps.store.write((tx) => audit(tx, now, actor, 'site.backup', { type: 'site', id: 'database', label: name }, { bytes: size }))
+  } catch (e) {
+    await handle.close()
+    throw e
+  }
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const buffer = new Uint8Array(CHUNK)
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK, null)
+      if (bytesRead === 0) {
+        await handle.close()
+        controller.close()
+      } else {
+        controller.enqueue(buffer.subarray(0, bytesRead))
+      }
+    },
+    cancel: () => handle.close(),
+  })
+  return new Response(body, {
+    headers: {
+      'content-type': 'application/vnd.sqlite3',
+      'content-length': String(size),
+      'content-disposition': `attachment; filename="${name}"`,
+      'cache-control': 'no-store',
+    },
+  })
+}

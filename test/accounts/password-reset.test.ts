@@ -1,0 +1,87 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { sha256Hex } from '../../src/ids.ts'
+import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+import { as, cookieOf, json, ownerSession } from '../owner/session.ts'
+
+afterAll(cleanupTemp)
+
+const HOUR = 3600_000
+const login = (app: Awaited<ReturnType<typeof testApp>>, password: string) =>
+  call(app, 'POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password } })
+const invalidToken = { ok: false, error: { code: 'INVALID_PARAMETER', message: 'this reset link is not valid: it has expired, was already used, or a newer link replaced it; ask an administrator for a new one', field: 'token' } }
+
+async function site(input: Parameters<typeof testRuntime>[0] = {}) {
+  const rt = testRuntime(input)
+  const app = await testApp(rt)
+  const admin = await ownerSession(rt, 'admin@example.com')
+  const owner = await ownerSession(rt, 'owner@example.com')
+  const asAdmin = as(app, admin.headers)
+  const link = async () => (await json(await asAdmin('POST', `/api/v1/admin/users/${owner.user.id}/reset-link`))).body as { ok: true; url: string; expiresAt: string }
+  const reset = (token: string, password: string) => call(app, 'POST', '/api/v1/auth/reset', { body: { token, password } })
+  return { rt, app, admin, owner, asAdmin, link, reset }
+}
+
+const tokenOf = (url: string) => new URL(url).searchParams.get('token')!
+
+describe('password reset links', () => {
+  test('a link opens the dashboard\'s reset page, works once, sets the password, ends the other sessions and logs in', async () => {
+    const { rt, app, admin, owner, link, reset } = await site({ site: { base_url: 'https://vote.example.org' } })
+    const made = await link()
+    expect(made).toEqual({ ok: true, url: expect.stringMatching(/^https:\/\/vote\.example\.org\/dashboard\/reset\?token=[A-Za-z0-9_-]{43}$/), expiresAt: new Date(rt.clock.now() + 24 * HOUR).toISOString() })
+    const token = tokenOf(made.url)
+    // Only the token's hash is stored.
+    expect(rt.db.query('SELECT token_hash AS h FROM password_reset').all()).toEqual([{ h: sha256Hex(token) }])
+
+    const used = await reset(token, 'a brand new password')
+    expect(await used.clone().json()).toEqual({ ok: true, user: { id: owner.user.id, email: 'owner@example.com', isAdmin: false, createdAt: expect.any(String) } })
+    const fresh = cookieOf(used)
+    expect(fresh).toStartWith('__Host-votelist_session=')
+    expect((await call(app, 'GET', '/api/v1/me', { headers: owner.headers })).status).toBe(401) // the session open before
+    expect((await call(app, 'GET', '/api/v1/me', { headers: { cookie: fresh } })).status).toBe(200)
+    expect((await login(app, 'correct horse battery')).status).toBe(401)
+    expect((await login(app, 'a brand new password')).status).toBe(200)
+    expect(await json(await reset(token, 'yet another password'))).toEqual({ status: 400, body: invalidToken })
+    expect((await login(app, 'a brand new password')).status).toBe(200)
+
+    const log = (await (await call(app, 'GET', '/api/v1/admin/audit', { headers: admin.headers })).json()) as { entries: { actor: { email: string }; action: string }[] }
+    expect(log.entries.map((e) => `${e.actor.email} ${e.action}`)).toEqual(['owner@example.com user.password_reset', 'admin@example.com user.reset_link'])
+  })
+
+  test('a new link replaces the previous one; a link expires after 24 hours; a short password is refused without using the link', async () => {
+    const { rt, link, reset } = await site()
+    const first = tokenOf((await link()).url)
+    const second = tokenOf((await link()).url)
+    expect(await json(await reset(first, 'a brand new password'))).toEqual({ status: 400, body: invalidToken })
+    expect(await json(await reset(second, 'short'))).toEqual({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'password must be 8 to 256 characters long', field: 'password' } } })
+    rt.clock.advance(24 * HOUR)
+    expect(await json(await reset(second, 'a brand new password'))).toEqual({ status: 400, body: invalidToken })
+    const third = tokenOf((await link()).url)
+    rt.clock.advance(24 * HOUR - 1)
+    expect((await reset(third, 'a brand new password')).status).toBe(200)
+    expect(await json(await reset('not-a-token', 'a brand new password'))).toEqual({ status: 400, body: invalidToken })
+  })
+
+  test('a disabled account\'s link is refused and stays unused until the account is enabled', async () => {
+    const { owner, asAdmin, link, reset } = await site()
+    const token = tokenOf((await link()).url)
+    await asAdmin('PATCH', `/api/v1/admin/users/${owner.user.id}`, { disabled: true })
+    expect(await json(await reset(token, 'a brand new password'))).toEqual({ status: 403, body: { ok: false, error: { code: 'FORBIDDEN', message: 'this account is disabled: ask the site\'s administrator' } } })
+    await asAdmin('PATCH', `/api/v1/admin/users/${owner.user.id}`, { disabled: false })
+    expect((await reset(token, 'a brand new password')).status).toBe(200)
+  })
+
+  test('two uses of one link at once: exactly one sets the password', async () => {
+    const { link, reset } = await site()
+    const token = tokenOf((await link()).url)
+    const answers = await Promise.all(['first password!', 'second password!'].map((p) => reset(token, p)))
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400])
+  })
+
+  test('an unknown account gets no link; a cross-site reset is refused', async () => {
+    const { app, asAdmin, link } = await site()
+    expect((await asAdmin('POST', '/api/v1/admin/users/no-such-id/reset-link')).status).toBe(404)
+    const token = tokenOf((await link()).url)
+    const r = await call(app, 'POST', '/api/v1/auth/reset', { body: { token, password: 'a brand new password' }, headers: { origin: 'https://evil.example' } })
+    expect(r.status).toBe(403)
+  })
+})
