@@ -36,6 +36,7 @@ describe('POST /api/v1/me/servers', () => {
           host: 'play.example.com', port: 25570, address: 'play.example.com:25570', version: '1.21.4', modes: ['pvp', 'survival'],
           website: 'https://example.com/', hidden: false, rank: 1, monthlyVotes: 0, totalVotes: 0,
           voteUrl: 'http://localhost:8080/serveur/emeraude-valley/voter', badgeUrl: 'http://localhost:8080/api/v1/servers/emeraude-valley/badge.svg',
+          iconUrl: 'http://localhost:8080/api/v1/servers/emeraude-valley/icon.png', bannerUrl: null,
           createdAt: now, updatedAt: now,
         },
       },
