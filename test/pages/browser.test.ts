@@ -148,16 +148,18 @@ describe('in a browser', () => {
     await app.stop()
   }, 60_000)
 
-  test('axe-core finds no serious or critical violation on the ranking, server and vote pages', async () => {
+  test('axe-core finds no serious or critical violation on the ranking, the server page, the vote page, a refusal and the thank-you', async () => {
     const { port, rt, app } = await onFreeDualStackPort(async (port) => {
       const rt = testRuntime({ site: { base_url: `http://127.0.0.1:${port}` }, votes: { captcha: 'pow', captcha_difficulty: 50 } }, Date.now())
       return { port, rt, app: (await testApp(rt)).listen({ hostname: '::', port }) }
     })
     const servers = await seedListing(rt, 6)
     const base = `http://127.0.0.1:${port}`
-    const slug = servers[0].slug
+    let round = 0
     for (const viewport of [PHONE, DESKTOP]) {
       for (const scheme of ['light', 'dark'] as const) {
+        // A server of its own for each round, where this browser has not voted yet.
+        const slug = servers[round++].slug
         const page = await browser.newPage({ viewport, colorScheme: scheme })
         try {
           for (const path of ['/', `/serveur/${slug}`, `/serveur/${slug}/voter`, `/serveur/${slug}/voter?pseudo=x`]) {
@@ -173,6 +175,12 @@ describe('in a browser', () => {
           await page.locator('#vote-error').waitFor()
           expect(await page.locator('#vote-error').textContent()).toContain('Your player name must be')
           expect(await axeViolations(page)).toEqual([])
+          // Then a vote that counts: the thank-you in place of the form.
+          await page.locator('#pseudo').fill('Steve')
+          await page.locator('altcha-widget .altcha[data-state="verified"]').waitFor()
+          await Promise.all([page.waitForURL(/\/voter\?vote=/), page.locator('form[data-vote-form] button[type="submit"]').click()])
+          await page.locator('section.notice-success [data-local-time]').filter({ hasText: 'in your time zone' }).waitFor()
+          expect({ scheme, viewport: viewport.width, thanks: await axeViolations(page) }).toEqual({ scheme, viewport: viewport.width, thanks: [] })
         } finally {
           await page.close()
         }
