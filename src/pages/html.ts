@@ -35,6 +35,7 @@ export type Renderable = Html | string | number | boolean | null | undefined | r
 function render(value: Renderable): string {
   if (typeof value === 'string') return escapeHtml(value)
   if (value instanceof Html) return value.value
+  if (typeof value === 'number') return String(value)
   if (value === null || value === undefined || value === false || value === true) return ''
   if (Array.isArray(value)) {
     let out = ''

@@ -14,10 +14,11 @@ const DEFAULT_ICON = '/assets/default-icon.png'
 
 export const editionLabel = (e: string) => (e === 'java' ? 'Java' : 'Bedrock')
 
-// Decorative (alt=""): the server's name is always next to it.
+// Decorative (alt=""): the server's name is always next to it. Sized by its place: a list row,
+// or the head of a server's own page (`large`).
 export function renderIcon(slug: string, images: ImageHashes, size: 'small' | 'large' = 'small'): Html {
   const src = images.icon ? iconPath(slug, images.icon) : DEFAULT_ICON
-  return html`<img class="server-icon server-icon-${size}" src="${src}" width="64" height="64" alt="" decoding="async">`
+  return html`<img class="server-icon${size === 'large' ? ' server-icon-large' : ''}" src="${src}" width="64" height="64" alt="">`
 }
 
 // The 468×60 banner: its size is given, so the page does not move when it arrives.
@@ -43,8 +44,9 @@ export function renderPills(edition: string, modes: string[], version = ''): Htm
   return html`<span class="pills"><span class="pill pill-${edition}">${editionLabel(edition)}</span>${version ? html`<span class="pill">${version}</span>` : ''}${modes.map((m) => html`<span class="pill">${m}</span>`)}</span>`
 }
 
-export function renderPlayers(status: ServerStatus | null): Html {
+// `unit` follows the maximum, as in "12 / 100 players".
+export function renderPlayers(status: ServerStatus | null, unit = ''): Html {
   if (!status) return html`<span class="status status-unknown">not measured yet</span>`
   if (!status.online) return html`<span class="status status-offline">offline</span>`
-  return html`<span class="status status-online">${formatCount(status.playersOnline)}<span class="muted"> / ${formatCount(status.playersMax)}</span></span>`
+  return html`<span class="status status-online">${formatCount(status.playersOnline)}<span class="muted"> / ${formatCount(status.playersMax)}${unit}</span></span>`
 }

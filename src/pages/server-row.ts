@@ -6,22 +6,24 @@ import { renderAddress, renderBanner, renderIcon, renderMotd, renderPills, rende
 
 // One server of the ranking: everything needed to pick it, join it and vote for it without
 // opening its page. Phones stack it; wider screens put the figures and the Vote button aside.
+// Fifty of these make up most of the ranking page's bytes (and of its render time), so the
+// markup stays lean: no indentation, ids from the rank (unique on a page).
 export function renderServerRow(r: RankedServer, l: Listing, pageHref: string): Html {
   const version = l.version || l.status?.version || ''
   return html`<li class="server-row">
-  <div class="server-row-icon"><span class="rank" title="Rank ${r.rank}"><span class="visually-hidden">Rank </span>${r.rank}</span>${renderIcon(r.slug, l.images)}</div>
-  <div class="server-row-main">
-    <h2 class="server-name"><a href="${pageHref}">${r.name}</a></h2>
-    ${renderMotd(l.status?.styledMotd ?? null, 1)}
-    ${renderBanner(r.slug, r.name, l.images)}
-    ${renderAddress(`address-${r.slug}`, serverAddress(l), r.name)}
-    ${renderPills(l.edition, l.modes, version)}
-  </div>
-  <div class="server-row-side">
-    <span class="server-row-players">${renderPlayers(l.status)}${l.status?.online ? html`<span class="muted"> players</span>` : ''}</span>
-    <span class="server-row-votes"><strong>${formatCount(r.votes)}</strong> ${r.votes === 1 ? 'vote' : 'votes'}</span>
-    <a class="button button-primary" href="/serveur/${r.slug}/voter">Vote<span class="visually-hidden"> for ${r.name}</span></a>
-  </div>
+<div class="server-row-icon"><span class="rank"><span class="visually-hidden">Rank </span>${r.rank}</span>${renderIcon(r.slug, l.images)}</div>
+<div class="server-row-main">
+<h2 class="server-name"><a href="${pageHref}">${r.name}</a></h2>
+${renderMotd(l.status?.styledMotd ?? null, 1)}
+${renderBanner(r.slug, r.name, l.images)}
+${renderAddress(`address-${r.rank}`, serverAddress(l), r.name)}
+${renderPills(l.edition, l.modes, version)}
+</div>
+<div class="server-row-side">
+${renderPlayers(l.status, ' players')}
+<span class="server-row-votes"><strong>${formatCount(r.votes)}</strong> ${r.votes === 1 ? 'vote' : 'votes'}</span>
+<a class="button button-primary" href="/serveur/${r.slug}/voter">Vote<span class="visually-hidden"> for ${r.name}</span></a>
+</div>
 </li>
 `
 }
