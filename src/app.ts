@@ -12,6 +12,7 @@ import { bodyLimit } from './http/body-limit.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { keyRoutes } from './keys/routes.ts'
+import { mediaRoutes } from './media/routes.ts'
 import { ownershipRoutes } from './ownership/routes.ts'
 import { webDir } from './paths.ts'
 import { apiDocs } from './pages/api-docs.ts'
@@ -54,6 +55,7 @@ export async function createApp(site: Site) {
     .use(ownershipRoutes(site))
     .use(deliveryRoutes(site))
     .use(statsRoutes(site))
+    .use(await mediaRoutes(site, join(webDir, 'assets', 'default-icon.png')))
     .use(vendorRoutes())
     .use(verificationRoutes(site))
     .use(pageRoutes(site))

@@ -9,6 +9,7 @@ import m0020 from '../../migrations/0020_captcha.sql' with { type: 'text' }
 import m0040 from '../../migrations/0040_delivery_series.sql' with { type: 'text' }
 import m0050 from '../../migrations/0050_stats_median.sql' with { type: 'text' }
 import m0060 from '../../migrations/0060_attempt_series.sql' with { type: 'text' }
+import m0070 from '../../migrations/0070_listing_media.sql' with { type: 'text' }
 import m0075 from '../../migrations/0075_server_ownership.sql' with { type: 'text' }
 import m0076 from '../../migrations/0076_discord.sql' with { type: 'text' }
 import m0080 from '../../migrations/0080_administration.sql' with { type: 'text' }
@@ -29,6 +30,7 @@ export const migrations: readonly Migration[] = [
   { name: '0040_delivery_series', sql: m0040 },
   { name: '0050_stats_median', sql: m0050 },
   { name: '0060_attempt_series', sql: m0060 },
+  { name: '0070_listing_media', sql: m0070 },
   { name: '0075_server_ownership', sql: m0075 },
   { name: '0076_discord', sql: m0076 },
   { name: '0080_administration', sql: m0080 },

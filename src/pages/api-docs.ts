@@ -35,7 +35,9 @@ const openapiDocument = () =>
     path: PAGE,
     specPath: DOCUMENT,
     provider: null,
-    exclude: { paths: [/^(?!\/api\/)/, /^\/api\/docs/] },
+    // staticFile: the plugin leaves out every path with a dot by default, which would drop the
+    // icon and badge routes (icon.png, badge.svg).
+    exclude: { paths: [/^(?!\/api\/)/, /^\/api\/docs/], staticFile: false },
     documentation: {
       info: {
         title: 'votelist API',

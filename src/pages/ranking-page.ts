@@ -1,13 +1,14 @@
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { monthOf } from '../servers/month.ts'
-import type { RankingFilter, RankingRepo, ServersRepo, ServerStatus } from '../servers/repo.ts'
+import type { RankingFilter, RankingRepo, ServersRepo } from '../servers/repo.ts'
 import { EDITIONS } from '../servers/schema.ts'
 import { formatCount, formatMonth, shiftMonth } from './format.ts'
-import { html, type Html } from './html.ts'
+import { html } from './html.ts'
 import { renderLayout } from './layout.ts'
-import { renderVerifiedMark } from './verified-mark.ts'
 import { editionParam, modeParam, monthParam, pageParam, SEARCH_MAX, searchParam, type Query } from './query.ts'
+import { editionLabel } from './server-parts.ts'
+import { renderServerRow } from './server-row.ts'
 
 export const PAGE_SIZE = 50
 
@@ -29,18 +30,6 @@ function rankingHref(p: { month?: string; current: string; filter: RankingFilter
   return s ? `/?${s}` : '/'
 }
 
-export function renderPlayers(status: ServerStatus | null): Html {
-  if (!status) return html`<span class="status status-unknown">not measured yet</span>`
-  if (!status.online) return html`<span class="status status-offline">offline</span>`
-  return html`<span class="status status-online">${formatCount(status.playersOnline)}<span class="muted"> / ${formatCount(status.playersMax)}</span></span>`
-}
-
-export const editionLabel = (e: string) => (e === 'java' ? 'Java' : 'Bedrock')
-
-export function renderPills(edition: string, modes: string[]): Html {
-  return html`<span class="pills"><span class="pill pill-${edition}">${editionLabel(edition)}</span>${modes.map((m) => html`<span class="pill">${m}</span>`)}</span>`
-}
-
 export async function renderRankingPage(deps: RankingPageDeps, query: Query): Promise<string> {
   const { config } = deps
   const current = monthOf(deps.clock.now())
@@ -56,26 +45,20 @@ export async function renderRankingPage(deps: RankingPageDeps, query: Query): Pr
   const href = (over: { month?: string; page?: number }) => rankingHref({ current, filter, month, ...over })
   const first = (page - 1) * PAGE_SIZE + 1
 
-  const table = rows.length
-    ? html`<table class="table">
-  <caption>${filtered ? 'Matching servers' : 'Servers'} ${formatCount(first)}–${formatCount(first + rows.length - 1)} of ${formatCount(total)}, by votes in ${label}</caption>
-  <thead><tr><th scope="col" class="num">Rank</th><th scope="col">Server</th><th scope="col" class="hide-narrow">Players now</th><th scope="col" class="num">Votes</th></tr></thead>
-  <tbody>
-${rows.map((r, i) => html`<tr>
-    <td class="num">${r.rank}</td>
-    <td><a href="/serveur/${r.slug}${isCurrent ? '' : `?month=${month}`}">${r.name}</a>${renderVerifiedMark(r.verified)}${renderPills(listings[i].edition, listings[i].modes)}</td>
-    <td class="hide-narrow">${renderPlayers(listings[i].status)}</td>
-    <td class="num">${formatCount(r.votes)}</td>
-  </tr>
-`)}  </tbody>
-</table>`
+  const list = rows.length
+    ? html`<p class="muted list-caption" id="list-caption">${filtered ? 'Matching servers' : 'Servers'} ${formatCount(first)}–${formatCount(first + rows.length - 1)} of ${formatCount(total)}, by votes in ${label}</p>
+<ol class="server-list" aria-labelledby="list-caption">
+${rows.map((r, i) => renderServerRow(r, listings[i], `/serveur/${r.slug}${isCurrent ? '' : `?month=${month}`}`))}</ol>
+<p class="visually-hidden" id="copy-status" role="status" aria-live="polite"></p>`
     : html`<p class="notice">${total > 0 ? html`There is no page ${page}. <a href="${href({ page: 1 })}">Back to the first page</a>.` : filtered ? 'No server matches these filters.' : 'No server is listed yet.'}</p>`
 
+  // The filters fold away behind their summary (no script needed), so that on a phone the first
+  // servers are on the first screen; they stay open while a filter is on.
   const body = html`<h1>${isCurrent ? 'Minecraft server ranking' : `Minecraft server ranking, ${label}`}</h1>
-<p class="muted">Servers ranked by the votes of their players in ${label} (UTC). ${isCurrent ? 'The count restarts on the 1st of every month.' : 'This month is over; its ranking is kept as it ended.'}</p>
+<p class="muted">Servers ranked by their players' votes in ${label} (UTC). ${isCurrent ? 'The count restarts on the 1st of every month.' : 'This month is over; its ranking is kept as it ended.'}</p>
 
-<section id="global-players" class="stats-slot" data-range="24h" aria-label="Players online on all listed servers"></section>
-
+<details class="filters-box"${filtered ? html` open` : ''}>
+<summary class="button">Search and filters${filtered ? ' (on)' : ''}</summary>
 <form class="card filters" method="get" action="/" role="search" aria-label="Filter the ranking">
   <div class="field"><label for="search">Server name</label><input id="search" name="search" type="search" maxlength="${SEARCH_MAX}" value="${filter.search ?? ''}" placeholder="e.g. valley"></div>
   <div class="field"><label for="edition">Edition</label><select id="edition" name="edition">
@@ -89,6 +72,7 @@ ${rows.map((r, i) => html`<tr>
   ${isCurrent ? '' : html`<input type="hidden" name="month" value="${month}">`}
   <button type="submit" class="button-primary">Filter</button>
 </form>
+</details>
 
 <nav class="month-nav" aria-label="Months">
   <a href="${href({ month: shiftMonth(month, -1), page: 1 })}" rel="nofollow">← ${formatMonth(shiftMonth(month, -1))}</a>
@@ -96,13 +80,18 @@ ${rows.map((r, i) => html`<tr>
   ${filtered ? html`<a href="${rankingHref({ current, filter: {}, month })}">Clear the filters</a>` : ''}
 </nav>
 
-${table}
+${list}
 
 ${pages > 1 ? html`<nav class="pager" aria-label="Pages">
   ${page > 1 ? html`<a class="button" rel="prev" href="${href({ page: page - 1 })}">← Previous</a>` : html`<span></span>`}
   <span class="muted">Page ${page} of ${pages}</span>
   ${page < pages ? html`<a class="button" rel="next" href="${href({ page: page + 1 })}">Next →</a>` : html`<span></span>`}
-</nav>` : ''}`
+</nav>` : ''}
+
+<section class="card" aria-labelledby="global-title">
+  <h2 id="global-title">Players on every listed server</h2>
+  <div id="global-players" class="stats-slot" data-range="24h"></div>
+</section>`
 
   const description = isCurrent
     ? `The best Minecraft servers of ${label}, ranked by their players' votes. Find a Java or Bedrock server by game mode, see who is online, and vote for your favourite.`
@@ -112,6 +101,6 @@ ${pages > 1 ? html`<nav class="pager" aria-label="Pages">
     description,
     path: rankingHref({ current, filter, month, page }),
     noindex: filtered,
-    scripts: ['/assets/stats-widgets.js'],
+    scripts: ['/assets/site.js', '/assets/stats-widgets.js'],
   }, body)
 }

@@ -15,7 +15,7 @@ export function pageRoutes(rt: RankingPageDeps & { log: Logger }) {
       query: PageQuery,
       detail: {
         summary: 'Ranking page',
-        description: 'HTML. Listed servers ranked by their votes in a UTC month. Query: `month` (YYYY-MM, up to the current month; default the current one), `edition` (java|bedrock), `mode` (one of servers.modes), `search` (part of the name, at most 64 characters), `page` (from 1; 50 servers a page). A bad value answers a 400 HTML page naming it.',
+        description: 'HTML. Listed servers ranked by their votes in a UTC month, each with its icon, the first line of its MOTD, its banner, its address with a copy button, edition, version, modes, players, votes and a Vote button. Query: `month` (YYYY-MM, up to the current month; default the current one), `edition` (java|bedrock), `mode` (one of servers.modes), `search` (part of the name, at most 64 characters), `page` (from 1; 50 servers a page). A bad value answers a 400 HTML page naming it.',
         tags: ['Pages'],
       },
     })
@@ -23,7 +23,7 @@ export function pageRoutes(rt: RankingPageDeps & { log: Logger }) {
       query: PageQuery,
       detail: {
         summary: 'Server page',
-        description: 'HTML. A listed server: address to copy, edition, version, modes, description, website, rank and votes in the month (`month`=YYYY-MM, default the current one), top voters, online state. Unknown or hidden server: a 404 HTML page.',
+        description: 'HTML. A listed server: icon, banner, both lines of the MOTD, address to copy, edition, version, modes, description, website, rank and votes in the month (`month`=YYYY-MM, default the current one), top voters, online state. Unknown or hidden server: a 404 HTML page.',
         tags: ['Pages'],
       },
     })

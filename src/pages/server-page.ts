@@ -5,7 +5,8 @@ import { formatCount, formatMonth, formatUtc, shiftMonth } from './format.ts'
 import { html, safeUrl } from './html.ts'
 import { renderLayout, summarize } from './layout.ts'
 import { monthParam, type Query } from './query.ts'
-import { editionLabel, renderPills, renderPlayers, type RankingPageDeps } from './ranking-page.ts'
+import type { RankingPageDeps } from './ranking-page.ts'
+import { editionLabel, renderAddress, renderBanner, renderIcon, renderMotd, renderPills, renderPlayers } from './server-parts.ts'
 import { renderVerifiedMark } from './verified-mark.ts'
 
 function renderStatus(status: ServerStatus | null) {
@@ -26,6 +27,7 @@ export async function renderServerPage(deps: RankingPageDeps, server: Server, qu
   const ranked = await ranking.rankOf(server.id, month)
   const top = await ranking.topVoters(server.id, month, 10)
   const status = await servers.status(server.num)
+  const images = await servers.imageHashes(server.num)
   const totalVotes = await ranking.totalVotes(server.id)
   const website = server.website ? safeUrl(server.website) : null
   const address = serverAddress(server)
@@ -35,8 +37,12 @@ export async function renderServerPage(deps: RankingPageDeps, server: Server, qu
   const body = html`<nav class="muted" aria-label="Breadcrumb"><a href="/">Ranking</a> › ${server.name}</nav>
 
 <section class="card">
-  <h1>${server.name}${renderVerifiedMark(server.verifiedAt !== null)}</h1>
-  ${renderPills(server.edition, server.modes)}
+  <div class="server-head">${renderIcon(server.slug, images, 'large')}<div>
+    <h1>${server.name}${renderVerifiedMark(server.verifiedAt !== null)}</h1>
+    ${renderPills(server.edition, server.modes, server.version || status?.version || '')}
+  </div></div>
+  ${renderBanner(server.slug, server.name, images, false)}
+  ${renderMotd(status?.styledMotd ?? null, 2)}
   <p>${ranked
     ? html`<strong>Rank ${ranked.rank}</strong> in ${label} with <strong>${formatCount(ranked.votes)}</strong> ${ranked.votes === 1 ? 'vote' : 'votes'}.`
     : html`Not listed in ${label}.`}</p>
@@ -45,14 +51,10 @@ export async function renderServerPage(deps: RankingPageDeps, server: Server, qu
 
 <section class="card" aria-labelledby="join">
   <h2 id="join">Join the server</h2>
-  <div class="copy-field">
-    <code id="server-address">${address}</code>
-    <button type="button" class="button-small" data-copy="server-address" hidden>Copy address</button>
-    <span class="muted" data-copy-status="server-address" role="status" aria-live="polite"></span>
-  </div>
+  <p>${renderAddress('server-address', address, server.name)} <span class="muted" data-copy-status="server-address" role="status" aria-live="polite"></span></p>
   <dl class="facts">
     <dt>Edition</dt><dd>${editionLabel(server.edition)}</dd>
-    <dt>Version</dt><dd>${server.version || html`<span class="muted">not given</span>`}</dd>
+    <dt>Version</dt><dd>${server.version || status?.version || html`<span class="muted">not given</span>`}</dd>
     <dt>Game modes</dt><dd>${server.modes.length ? server.modes.join(', ') : html`<span class="muted">not given</span>`}</dd>
     <dt>Website</dt><dd>${website ? html`<a href="${website}" rel="nofollow ugc noopener">${website}</a>` : html`<span class="muted">none</span>`}</dd>
     <dt>Status</dt><dd>${renderStatus(status)}</dd>

@@ -1,3 +1,4 @@
+import type { Motd } from '../motd/format.ts'
 import { PingError } from './tcp-exchange.ts'
 
 // What a successful ping reads, whatever the protocol.
@@ -5,7 +6,11 @@ export interface PingAnswer {
   playersOnline: number
   playersMax: number
   version: string | null
-  motd: string | null
+  motd: string | null // plain text
+  styledMotd: Motd | null // as the game shows it
+  // The Java status's `favicon`, as sent (a data: URL, checked by src/media/icon.ts); null when
+  // absent or longer than a real 64×64 icon can be.
+  favicon: string | null
   latencyMs: number
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createSocket } from 'node:dgram'
 import { playerCount, type PingAnswer } from './answer.ts'
-import { stripFormatting } from './motd.ts'
+import { motdFromLegacy, motdText, stripFormatting } from '../motd/format.ts'
 import { PingError } from './tcp-exchange.ts'
 
 // Bedrock Edition answers a RakNet "unconnected ping" over UDP:
@@ -26,10 +26,11 @@ export function parsePong(msg: Buffer): { attempt: number; answer: Omit<PingAnsw
   const fields = msg.subarray(35, 35 + len).toString('utf8').split(';')
   if (fields.length < 6) throw new PingError('invalid answer: incomplete Bedrock status', true)
   const [, motd, , version, online, max, , level] = fields
-  const lines = [motd, level].filter((l) => l !== undefined && l !== '').map(stripFormatting)
+  // Both lines of the advertisement, each with its own legacy codes. Bedrock has no favicon.
+  const styled = motdFromLegacy(...[motd, level].filter((l) => l !== undefined && l !== ''))
   return {
     attempt: Number(msg.readBigUInt64BE(1) & 0xffffn),
-    answer: { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: stripFormatting(version) || null, motd: lines.join('\n') },
+    answer: { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: stripFormatting(version) || null, motd: motdText(styled), styledMotd: styled, favicon: null },
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { playerCount, type PingAnswer } from './answer.ts'
-import { chatText, stripFormatting } from './motd.ts'
+import { motdFromChat, motdText, stripFormatting } from '../motd/format.ts'
 import { PingError, tcpExchange } from './tcp-exchange.ts'
 
 // Java Edition Server List Ping (1.7+): every packet is framed as VarInt length + VarInt packet id
@@ -57,6 +57,10 @@ export function readPacket(buf: Buffer): { value: { id: number; data: Buffer }; 
   return { value: { id: id.value, data: buf.subarray(len.size + id.size, end) }, used: end }
 }
 
+// A 64×64 PNG favicon as a base64 data: URL; the icon itself is checked where it is kept
+// (src/media/icon.ts). Longer than this, it cannot be an icon the site keeps.
+const MAX_FAVICON = 64 * 1024
+
 export function parseStatus(json: string): Omit<PingAnswer, 'latencyMs'> {
   let status: unknown
   try {
@@ -65,15 +69,18 @@ export function parseStatus(json: string): Omit<PingAnswer, 'latencyMs'> {
     throw new PingError('invalid answer: the status is not JSON', true)
   }
   if (!status || typeof status !== 'object' || Array.isArray(status)) throw new PingError('invalid answer: the status is not a JSON object', true)
-  const s = status as { players?: { online?: unknown; max?: unknown }; version?: { name?: unknown }; description?: unknown }
+  const s = status as { players?: { online?: unknown; max?: unknown }; version?: { name?: unknown }; description?: unknown; favicon?: unknown }
   // A server may hide its player counts (no `players`): it is up with no count to show.
   const players = s.players && typeof s.players === 'object' ? s.players : { online: 0, max: 0 }
   const version = typeof s.version?.name === 'string' ? stripFormatting(s.version.name).slice(0, 64) : null
+  const motd = s.description === undefined ? null : motdFromChat(s.description)
   return {
     playersOnline: playerCount(players.online ?? 0, 'players.online'),
     playersMax: playerCount(players.max ?? 0, 'players.max'),
     version: version || null,
-    motd: s.description === undefined ? null : chatText(s.description),
+    motd: motd && motdText(motd),
+    styledMotd: motd,
+    favicon: typeof s.favicon === 'string' && s.favicon.length <= MAX_FAVICON ? s.favicon : null,
   }
 }
 

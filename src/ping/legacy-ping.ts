@@ -1,5 +1,5 @@
 import { playerCount, type PingAnswer } from './answer.ts'
-import { stripFormatting } from './motd.ts'
+import { motdFromLegacy, motdText, stripFormatting } from '../motd/format.ts'
 import { PingError, tcpExchange } from './tcp-exchange.ts'
 
 // The 1.6 server list ping, answered by servers older than 1.7 (and by most newer ones):
@@ -29,17 +29,23 @@ export function readLegacyAnswer(buf: Buffer): { value: string; used: number } |
   return { value: Buffer.from(buf.subarray(3, end)).swap16().toString('utf16le'), used: end }
 }
 
+// The MOTD of a legacy answer (no favicon in this protocol).
+function legacyMotd(text: string) {
+  const motd = motdFromLegacy(text)
+  return { motd: motdText(motd), styledMotd: motd, favicon: null }
+}
+
 export function parseLegacy(text: string): Omit<PingAnswer, 'latencyMs'> {
   if (text.startsWith('§1\0')) {
     const [, , version, motd, online, max] = text.split('\0')
     if (max === undefined) throw new PingError('invalid answer: incomplete legacy status', true)
-    return { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: stripFormatting(version) || null, motd: stripFormatting(motd) }
+    return { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: stripFormatting(version) || null, ...legacyMotd(motd) }
   }
   const fields = text.split('§')
   if (fields.length < 3) throw new PingError('invalid answer: incomplete legacy status', true)
   const max = fields.pop()
   const online = fields.pop()
-  return { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: null, motd: stripFormatting(fields.join('§')) }
+  return { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: null, ...legacyMotd(fields.join('§')) }
 }
 
 export function pingLegacy(address: string, port: number, host: string, timeoutMs: number): Promise<PingAnswer> {

@@ -34,10 +34,10 @@ export interface PingOptions {
   dns?: PingDns
 }
 
-// What one ping found: the server's status but for its time.
-export type PingStatus = Omit<ServerStatus, 'lastPingAt'>
+// What one ping found: the server's status but for its time, and the favicon it sent.
+export type PingStatus = Omit<ServerStatus, 'lastPingAt'> & { favicon: string | null }
 
-const down = (error: string): PingStatus => ({ online: false, playersOnline: 0, playersMax: 0, version: null, motd: null, latencyMs: null, error })
+const down = (error: string): PingStatus => ({ online: false, playersOnline: 0, playersMax: 0, version: null, motd: null, styledMotd: null, favicon: null, latencyMs: null, error })
 const up = (a: PingAnswer): PingStatus => ({ online: true, ...a, error: null })
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

@@ -1,8 +1,11 @@
 import type { Awaitable } from '../db/store.ts'
+import type { Motd } from '../motd/format.ts'
 import type { Edition } from './schema.ts'
 
-// A listed server, and what the listing shows of it: its modes, its last ping, its rank. The
-// servers repository is the one reader of server, server_mode and server_status; the ranking
+// A listed server, and what the listing shows of it: its modes, its last ping, its icon and
+// banner, its rank. The servers repository is the one reader of server, server_mode,
+// server_status, server_icon and server_banner (ping rounds write the status and the icon, owners
+// the banner); the ranking
 // repository the one reader of the month counters (server_month, voter_month). Votes write the
 // counters, ping rounds the status.
 
@@ -53,7 +56,8 @@ export interface ServerStatus {
   playersOnline: number
   playersMax: number
   version: string | null
-  motd: string | null
+  motd: string | null // plain text
+  styledMotd: Motd | null // as the game shows it (src/motd/format.ts)
   latencyMs: number | null
   error: string | null
   lastPingAt: number
@@ -62,9 +66,29 @@ export interface ServerStatus {
 // A row of the ranking page, beside its rank: what the page shows of the server.
 export interface Listing {
   id: string
+  host: string
+  port: number | null
   edition: Edition
+  version: string
   modes: string[]
   status: ServerStatus | null
+  images: ImageHashes
+}
+
+// The SHA-256 (hex) of the server's icon and banner, null for none: what the pages put in the
+// images' addresses, so that an address changes when its image does.
+export interface ImageHashes {
+  icon: string | null
+  banner: string | null
+}
+
+// An owner's banner as kept: the type and size were read from its bytes.
+export interface Banner {
+  bytes: Uint8Array
+  type: string
+  width: number
+  height: number
+  hash: string
 }
 
 // What a ping round needs of a listed server.
@@ -98,6 +122,13 @@ export interface ServersRepo {
   listings(ids: string[]): Awaitable<Listing[]>
   // Every server on the public site.
   pingTargets(): Awaitable<PingTarget[]>
+  imageHashes(serverNum: number): Awaitable<ImageHashes>
+  // The icon its last answers sent (written by the ping rounds), or null.
+  icon(serverNum: number): Awaitable<{ png: Uint8Array; hash: string } | null>
+  banner(serverNum: number): Awaitable<Banner | null>
+  setBanner(serverNum: number, banner: Banner, at: number): Awaitable<void>
+  // False when there was none.
+  removeBanner(serverNum: number): Awaitable<boolean>
   // Every pair of listings of different accounts that claim the same address.
   addressRivals(): Awaitable<AddressRival[]>
   // The listing's ownership token; `token` is stored only when it has none yet. Answers the

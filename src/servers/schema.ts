@@ -68,6 +68,8 @@ export const OwnerServerJson = t.Object({
   totalVotes: t.Integer(),
   voteUrl: t.String(),
   badgeUrl: t.String(),
+  iconUrl: t.String({ description: 'the server icon (PNG, 64×64 at most): the one its Java status ping sends, else the site\'s default icon. The address changes when the icon does.' }),
+  bannerUrl: t.Union([t.String(), t.Null()], { description: 'the 468×60 banner the owner uploaded, or null. The address changes when the banner does.' }),
   createdAt: Iso,
   updatedAt: Iso,
 })

@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
-import type { AddressRival, Listing, ListingPolicy, PingTarget, Server, ServersRepo, ServerStatus, UnlistedReason, VoteTarget } from './repo.ts'
+import { readMotd } from '../motd/format.ts'
+import type { AddressRival, Banner, ImageHashes, Listing, ListingPolicy, PingTarget, Server, ServersRepo, ServerStatus, UnlistedReason, VoteTarget } from './repo.ts'
 import { listedSql, unlistedReasonSql } from './sqlite-listed.ts'
 
 // A server's modes, as a JSON array in mode order: the one query that builds them.
@@ -13,10 +14,16 @@ type Row = Omit<Server, 'modes' | 'hidden'> & { modes: string; hidden: number }
 const toServer = (r: Row | null): Server | null => (r ? { ...r, modes: JSON.parse(r.modes), hidden: r.hidden === 1 } : null)
 
 const statusCols = `st.online, st.players_online AS playersOnline, st.players_max AS playersMax, st.version, st.motd,
-  st.latency_ms AS latencyMs, st.error, st.last_ping_at AS lastPingAt`
-type StatusRow = Omit<ServerStatus, 'online'> & { online: number | null }
+  st.motd_styled AS styledMotd, st.latency_ms AS latencyMs, st.error, st.last_ping_at AS lastPingAt`
+type StatusRow = Omit<ServerStatus, 'online' | 'styledMotd'> & { online: number | null; styledMotd: string | null }
 // A server not pinged yet has no status row (in a LEFT JOIN: a row of nulls).
-const toStatus = (r: StatusRow | null): ServerStatus | null => (r && r.online !== null ? { ...r, online: r.online === 1 } : null)
+const toStatus = (r: StatusRow | null): ServerStatus | null => (r && r.online !== null
+  ? { online: r.online === 1, playersOnline: r.playersOnline, playersMax: r.playersMax, version: r.version, motd: r.motd,
+      styledMotd: readMotd(r.styledMotd), latencyMs: r.latencyMs, error: r.error, lastPingAt: r.lastPingAt }
+  : null)
+const IMAGE_HASHES = 'ic.hash AS iconHash, bn.hash AS bannerHash'
+const IMAGE_JOINS = 'LEFT JOIN server_icon ic ON ic.server_num = s.num LEFT JOIN server_banner bn ON bn.server_num = s.num'
+type ListingRow = StatusRow & Omit<Listing, 'modes' | 'status' | 'images'> & { modes: string; iconHash: string | null; bannerHash: string | null }
 
 export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
   const insert = db.prepare(`INSERT INTO server (id, owner_id, slug, name, host, port, edition, version, description, website, hidden, created_at, updated_at)
@@ -37,9 +44,17 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
   const remove = db.prepare('DELETE FROM server WHERE id = ?')
   const status = db.prepare(`SELECT ${statusCols} FROM server_status st WHERE st.server_num = ?`)
   // One query for a whole page of the ranking, in the order of the ids given.
-  const listings = db.prepare(`SELECT s.id, s.edition, ${MODES('s')} AS modes, ${statusCols}
-    FROM json_each(?) j JOIN server s ON s.id = j.value LEFT JOIN server_status st ON st.server_num = s.num
+  const listings = db.prepare(`SELECT s.id, s.host, s.port, s.edition, s.version AS listedVersion, ${MODES('s')} AS modes, ${statusCols}, ${IMAGE_HASHES}
+    FROM json_each(?) j JOIN server s ON s.id = j.value LEFT JOIN server_status st ON st.server_num = s.num ${IMAGE_JOINS}
     ORDER BY j.key`)
+  const imageHashes = db.prepare(`SELECT ${IMAGE_HASHES} FROM server s ${IMAGE_JOINS} WHERE s.num = ?`)
+  const icon = db.prepare('SELECT png, hash FROM server_icon WHERE server_num = ?')
+  const banner = db.prepare('SELECT bytes, type, width, height, hash FROM server_banner WHERE server_num = ?')
+  const setBanner = db.prepare(`INSERT INTO server_banner (server_num, hash, type, width, height, updated_at, bytes)
+    VALUES ($num, $hash, $type, $width, $height, $at, $bytes)
+    ON CONFLICT (server_num) DO UPDATE SET type = excluded.type, width = excluded.width, height = excluded.height,
+      bytes = excluded.bytes, hash = excluded.hash, updated_at = excluded.updated_at`)
+  const removeBanner = db.prepare('DELETE FROM server_banner WHERE server_num = ?')
   // What a ping round needs of every listed server, without the long text fields.
   const pingTargets = db.prepare(`SELECT num, host, port, edition, ${MODES('server')} AS modes FROM server
     WHERE ${listedSql('server', policy)} ORDER BY num`)
@@ -83,8 +98,23 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
     remove: (id) => remove.run(id).changes > 0,
     status: (serverNum) => toStatus(status.get(serverNum) as StatusRow | null),
     listings: (ids) =>
-      (listings.all(JSON.stringify(ids)) as (StatusRow & Omit<Listing, 'modes' | 'status'> & { modes: string })[])
-        .map((r): Listing => ({ id: r.id, edition: r.edition, modes: JSON.parse(r.modes), status: toStatus(r) })),
+      (listings.all(JSON.stringify(ids)) as (ListingRow & { listedVersion: string })[]).map((r): Listing => ({
+        id: r.id, host: r.host, port: r.port, edition: r.edition, version: r.listedVersion, modes: JSON.parse(r.modes),
+        status: toStatus(r), images: { icon: r.iconHash, banner: r.bannerHash },
+      })),
+    imageHashes(serverNum) {
+      const r = imageHashes.get(serverNum) as { iconHash: string | null; bannerHash: string | null } | null
+      return { icon: r?.iconHash ?? null, banner: r?.bannerHash ?? null } satisfies ImageHashes
+    },
+    icon: (serverNum) => {
+      const r = icon.get(serverNum) as { png: Uint8Array; hash: string } | null
+      return r && { png: r.png, hash: r.hash }
+    },
+    banner: (serverNum) => banner.get(serverNum) as Banner | null,
+    setBanner(serverNum, b, at) {
+      setBanner.run({ num: serverNum, type: b.type, width: b.width, height: b.height, bytes: b.bytes, hash: b.hash, at })
+    },
+    removeBanner: (serverNum) => removeBanner.run(serverNum).changes > 0,
     pingTargets: () => (pingTargets.all() as (Omit<PingTarget, 'modes'> & { modes: string })[]).map((r) => ({ ...r, modes: JSON.parse(r.modes) as string[] })),
     addressRivals: () => (rivals.all() as (Omit<AddressRival['rival'], 'verified'> & { serverId: string; verified: number })[])
       .map(({ serverId, verified, ...rival }) => ({ serverId, rival: { ...rival, verified: verified === 1 } })),

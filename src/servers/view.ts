@@ -13,6 +13,13 @@ export interface ViewDeps {
   store: { ranking: RankingRepo; servers: ServersRepo }
 }
 
+// The addresses of a server's icon and banner. `v` is the start of the image's hash: the address
+// changes when the image does, so an answer to it may be cached for good (src/media/routes.ts).
+// Without an icon, the icon address serves the site's default one.
+export const imageVersion = (hash: string) => hash.slice(0, 16)
+export const iconPath = (slug: string, hash: string | null) => `/api/v1/servers/${slug}/icon.png${hash ? `?v=${imageVersion(hash)}` : ''}`
+export const bannerPath = (slug: string, hash: string | null) => (hash ? `/api/v1/servers/${slug}/banner?v=${imageVersion(hash)}` : null)
+
 export async function liveStatus(deps: { store: { servers: ServersRepo } }, s: Pick<Server, 'num'>): Promise<LiveStatusJson> {
   const status = await deps.store.servers.status(s.num)
   return {
@@ -33,6 +40,8 @@ export async function ownerServerJson(deps: ViewDeps, s: Server, rank?: number |
   const month = monthOf(deps.clock.now())
   const base = deps.siteUrl.base()
   const { ranking, servers } = deps.store
+  const images = await servers.imageHashes(s.num)
+  const banner = bannerPath(s.slug, images.banner)
   const unlistedReason = await servers.unlistedReason(s.id)
   return {
     id: s.id, slug: s.slug, name: s.name, description: s.description, edition: s.edition, host: s.host, port: s.port,
@@ -43,6 +52,8 @@ export async function ownerServerJson(deps: ViewDeps, s: Server, rank?: number |
     totalVotes: await ranking.totalVotes(s.id),
     voteUrl: `${base}/serveur/${s.slug}/voter`,
     badgeUrl: `${base}/api/v1/servers/${s.slug}/badge.svg`,
+    iconUrl: base + iconPath(s.slug, images.icon),
+    bannerUrl: banner && base + banner,
     createdAt: iso(s.createdAt),
     updatedAt: iso(s.updatedAt),
   }

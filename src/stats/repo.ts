@@ -1,4 +1,5 @@
 import type { Awaitable } from '../db/store.ts'
+import type { Icon } from '../media/icon.ts'
 import type { PingStatus } from '../ping/pinger.ts'
 
 // The statistics tables (migrations 0005 and 0050): each server's samples and rollups, the global
@@ -13,6 +14,8 @@ export interface Measurement {
   serverNum: number
   status: PingStatus
   at: number
+  // The icon its answer carried (null: none, or not a valid one); absent when it did not answer.
+  icon?: Icon | null
 }
 
 // Rows read for history, as arrays (the fastest form bun:sqlite returns):
@@ -43,6 +46,9 @@ export interface StatsRepo {
   // Writes one measurement: latest status, raw sample and both rollups. False when the server was
   // deleted meanwhile or this round was already recorded for it (the rollups count it once).
   recordMeasurement(t: number, m: Measurement): Awaitable<boolean>
+  // Keeps the icon a server answered with (null: it answered without a valid one, and any kept
+  // icon goes). Writes only when the icon changed; true when it did.
+  recordIcon(serverNum: number, icon: Icon | null, at: number): Awaitable<boolean>
   // One round of one global scope: `players` summed over `servers` measurements, `up` of them up.
   recordGlobal(scope: string, t: number, sum: { players: number; servers: number; up: number }): Awaitable<void>
   serverSeries(serverNum: number): Series

@@ -3,6 +3,7 @@ import type { Config } from '../config/load.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
 import type { Scheduler } from '../jobs/scheduler.ts'
 import type { Logger } from '../log.ts'
+import { iconFromFavicon } from '../media/icon.ts'
 import { pingServer, type PingDns, type PingStatus } from '../ping/pinger.ts'
 import type { PingTarget, ServersRepo } from '../servers/repo.ts'
 import { scopesOfServer } from './history.ts'
@@ -73,6 +74,7 @@ export function* recordRound(tx: StatsTx, t: number, targets: PingTarget[], meas
   const scopes = new Map<string, { players: number; servers: number; up: number }>()
   for (const [i, m] of measured.entries()) {
     if (!(yield* use(tx.stats.recordMeasurement(t, m)))) continue
+    if (m.icon !== undefined) yield* use(tx.stats.recordIcon(m.serverNum, m.icon, m.at))
     for (const scope of scopesOfServer(targets[i].edition, targets[i].modes)) {
       const s = scopes.get(scope) ?? { players: 0, servers: 0, up: 0 }
       s.servers++
@@ -101,7 +103,13 @@ export async function runPingRound(deps: RoundDeps, now: number, opts: RoundOpti
     return { status, at: deps.clock.now() }
   }, { concurrency: cfg.ping_concurrency, spreadMs: opts.spreadMs ?? intervalMs / 2, signal: opts.signal })
   if (opts.signal?.aborted) return null
-  const measured = results.map((r, i) => ({ serverNum: targets[i].num, status: r!.status, at: r!.at }))
+  // An answer without a valid icon removes the one kept (the game would show none either); a
+  // server that did not answer keeps its icon, as it keeps its MOTD. Checked here, outside the
+  // write transaction.
+  const measured = results.map((r, i): Measurement => ({
+    serverNum: targets[i].num, status: r!.status, at: r!.at,
+    ...(r!.status.online && { icon: iconFromFavicon(r!.status.favicon) }),
+  }))
   const pingsMs = Math.round(performance.now() - started)
   await deps.store.write(function* (tx) {
     yield* recordRound(tx, t, targets, measured)

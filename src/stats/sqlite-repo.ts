@@ -3,12 +3,18 @@ import { DAY, HOUR, type LastRound, type RawRow, type RollupRow, type Series, ty
 import { addValue, encodeHistogram, mergeEncoded, type Histogram } from './sketch.ts'
 
 export function sqliteStatsRepo(db: Database) {
-  const upsertStatus = db.prepare(`INSERT INTO server_status (server_num, online, players_online, players_max, version, motd, latency_ms, error, last_ping_at)
-    VALUES ($num, $online, $playersOnline, $playersMax, $version, $motd, $latencyMs, $error, $at)
+  const upsertStatus = db.prepare(`INSERT INTO server_status (server_num, online, players_online, players_max, version, motd, motd_styled, latency_ms, error, last_ping_at)
+    VALUES ($num, $online, $playersOnline, $playersMax, $version, $motd, $styled, $latencyMs, $error, $at)
     ON CONFLICT (server_num) DO UPDATE SET online = excluded.online, players_online = excluded.players_online,
       players_max = excluded.players_max, latency_ms = excluded.latency_ms, error = excluded.error, last_ping_at = excluded.last_ping_at,
       -- a server that is down keeps its last known version and MOTD for its page
-      version = coalesce(excluded.version, version), motd = coalesce(excluded.motd, motd)`)
+      version = coalesce(excluded.version, version), motd = coalesce(excluded.motd, motd),
+      motd_styled = coalesce(excluded.motd_styled, motd_styled)`)
+  // Written only when the hash differs: an unchanged icon costs one index lookup per round.
+  const putIcon = db.prepare(`INSERT INTO server_icon (server_num, png, hash, updated_at) VALUES ($num, $png, $hash, $at)
+    ON CONFLICT (server_num) DO UPDATE SET png = excluded.png, hash = excluded.hash, updated_at = excluded.updated_at
+    WHERE hash <> excluded.hash`)
+  const dropIcon = db.prepare('DELETE FROM server_icon WHERE server_num = ?')
   const serverExists = db.prepare('SELECT 1 FROM server WHERE num = ?')
 
   const insertSample = db.prepare('INSERT OR IGNORE INTO ping_sample (server_num, t, players, up) VALUES (?, ?, ?, ?)')
@@ -73,7 +79,7 @@ export function sqliteStatsRepo(db: Database) {
       const s = m.status
       upsertStatus.run({
         num: m.serverNum, online: s.online ? 1 : 0, playersOnline: s.playersOnline, playersMax: s.playersMax,
-        version: s.version, motd: s.motd, latencyMs: s.latencyMs, error: s.error, at: m.at,
+        version: s.version, motd: s.motd, styled: s.styledMotd && JSON.stringify(s.styledMotd), latencyMs: s.latencyMs, error: s.error, at: m.at,
       })
       const players = s.online ? s.playersOnline : 0
       const up = s.online ? 1 : 0
@@ -82,6 +88,11 @@ export function sqliteStatsRepo(db: Database) {
       const day = t - (t % DAY)
       bumpDaily.run({ num: m.serverNum, t: day, up, v: players, hist: withValue(dailyHist.get(m.serverNum, day) as { hist: Uint8Array } | null, players) })
       return true
+    },
+
+    recordIcon(serverNum, icon, at) {
+      if (!icon) return dropIcon.run(serverNum).changes > 0
+      return putIcon.run({ num: serverNum, png: icon.png, hash: icon.hash, at }).changes > 0
     },
 
     recordGlobal(scope, t, { players, servers, up }) {

@@ -31,8 +31,8 @@ function wantsJson(request: Request): boolean {
 
 // The vote form of a listed server, the vote it sends, and the dual-stack address tokens.
 export function voteRoutes(rt: VoteRoutesDeps) {
-  const formPage = (target: Server, pseudo: string, error: ApiError) =>
-    htmlResponse(rt.config, renderVotePage(rt.config, target, { pseudo, error }), error.status, error.headers)
+  const formPage = async (target: Server, pseudo: string, error: ApiError) =>
+    htmlResponse(rt.config, renderVotePage(rt.config, target, await rt.store.servers.imageHashes(target.num), { pseudo, error }), error.status, error.headers)
 
   return new Elysia({ name: 'votes.routes' })
     .use(publicRateLimit(rt))
@@ -41,12 +41,12 @@ export function voteRoutes(rt: VoteRoutesDeps) {
       const q = query as Query
       // After a vote the form redirects here with ?vote=<id>: the page confirms it.
       const voted = typeof q.vote === 'string' ? await rt.store.votes.byId(target.id, q.vote) : null
-      return renderVotePage(rt.config, target, { pseudo: pseudoParam(q) || (voted?.pseudo ?? ''), voted: voted ?? undefined })
+      return renderVotePage(rt.config, target, await rt.store.servers.imageHashes(target.num), { pseudo: pseudoParam(q) || (voted?.pseudo ?? ''), voted: voted ?? undefined })
     }), {
       query: PageQuery,
       detail: {
         summary: 'Vote page',
-        description: 'HTML. The vote form of a listed server; `pseudo` pre-fills the player name. The form posts to POST /serveur/{slug}/voter.',
+        description: 'HTML. The vote form of a listed server; `pseudo` pre-fills the player name. The captcha starts solving when the page opens. The form posts to POST /serveur/{slug}/voter; after a vote (`?vote=<id>`) the page is the thank-you with the next vote time instead of the form.',
         tags: ['Pages'],
       },
     })

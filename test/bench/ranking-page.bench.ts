@@ -1,12 +1,15 @@
-// The ranking page `/` with 1,000 listed servers and 100,000 votes this month: render time of the
-// whole request (routing, ranking query, the page's listings, HTML, layout) through the app,
+// The ranking page `/` with 1,000 listed servers (each with a coloured MOTD, half with an icon, a
+// third with a banner) and 100,000 votes this month: render time of the whole request (routing, ranking query, the page's listings, HTML, layout) through the app,
 // in-process. Baselines measured in the same run: the ranking query alone (what any page of the
 // ranking must run) and the app's trivial health route (the framework's floor).
 import { createUser } from '../../src/accounts/service.ts'
 import { writeTx } from '../../src/db/open.ts'
 import { newId } from '../../src/ids.ts'
 import { ipKey } from '../../src/net/ip.ts'
+import { imageHash } from '../../src/media/icon.ts'
+import { motdFromChat, motdText } from '../../src/motd/format.ts'
 import { createServer } from '../../src/servers/service.ts'
+import { png } from '../media/images.ts'
 import { cleanupTemp, testApp, testRuntime } from '../helpers.ts'
 import { fmt, report, summarize, timeEach } from './lib.ts'
 
@@ -35,8 +38,23 @@ writeTx(rt.db, () => {
     rt.store.votes.insert({ id: newId(), serverId: s.id, pseudo, pseudoKey: pseudo, createdAt: start + i * 20_000 },
       [{ ipKey: ipKey(address)!, address }])
   }
-  const status = rt.db.prepare('INSERT INTO server_status (server_num, online, players_online, players_max, last_ping_at) VALUES (?, ?, ?, 100, ?)')
-  for (const s of servers) status.run(s.num, s.num % 7 === 0 ? 0 : 1, s.num % 90, rt.clock.now())
+  // Every server with a coloured two-line MOTD, half of them with an icon, a third with a banner:
+  // what the rows show.
+  const status = rt.db.prepare('INSERT INTO server_status (server_num, online, players_online, players_max, motd, motd_styled, last_ping_at) VALUES (?, ?, ?, 100, ?, ?, ?)')
+  const icon = rt.db.prepare('INSERT INTO server_icon (server_num, png, hash, updated_at) VALUES (?, ?, ?, ?)')
+  const banner = rt.db.prepare("INSERT INTO server_banner (server_num, type, width, height, bytes, hash, updated_at) VALUES (?, 'image/png', 468, 60, ?, ?, ?)")
+  for (const s of servers) {
+    const motd = motdFromChat({ text: `§6§l${s.name}`, extra: [{ text: ' | ', color: 'dark_gray' }, { text: 'Survival & skyblock\n', color: '#3fa9f5' }, { text: '§aNew season §fopen §cnow', italic: true }] })
+    status.run(s.num, s.num % 7 === 0 ? 0 : 1, s.num % 90, motdText(motd), JSON.stringify(motd), rt.clock.now())
+    if (s.num % 2 === 0) {
+      const bytes = png(64, 64, [s.num % 256, 100, 50])
+      icon.run(s.num, bytes, imageHash(bytes), rt.clock.now())
+    }
+    if (s.num % 3 === 0) {
+      const bytes = png(468, 60, [s.num % 256, 40, 90])
+      banner.run(s.num, bytes, imageHash(bytes), rt.clock.now())
+    }
+  }
 })
 
 const app = await testApp(rt)

@@ -135,3 +135,23 @@ test('every administrator route and POST /api/v1/auth/reset are in the document 
   expect(Object.keys(reset.responses['200'].content['application/json'].schema.properties!)).toEqual(['ok', 'user'])
   for (const status of ['400', '403', '429']) expect({ status, error: errorShape(reset.responses[status].content['application/json'].schema) }).toEqual({ status, error: ERROR })
 })
+
+test('the document describes the listing media: the public record\'s iconUrl, bannerUrl and motd, the image routes and the banner upload', async () => {
+  const app = await testApp(testRuntime())
+  const doc = await (await call(app, 'GET', '/api/docs/json')).json() as { paths: Record<string, Record<string, Operation & { requestBody?: { content: Record<string, unknown> } }>> }
+  const record = doc.paths['/api/v1/servers/{slug}'].get.responses['200'].content['application/json'].schema.properties!.server as { required: string[]; properties: Record<string, { type: string | string[] }> }
+  expect(record.required).toEqual(expect.arrayContaining(['iconUrl', 'bannerUrl', 'motd']))
+  expect([record.properties.iconUrl.type, record.properties.bannerUrl.type, record.properties.motd.type]).toEqual(['string', ['string', 'null'], ['string', 'null']])
+  // Paths with a dot (icon.png, badge.svg) are listed like the others.
+  const icon = doc.paths['/api/v1/servers/{slug}/icon.png'].get
+  expect(Object.keys(icon.responses)).toEqual(['200', '304', '404'])
+  expect(Object.keys(icon.responses['200'].content)).toEqual(['image/png'])
+  expect(Object.keys(icon.responses['200'].headers!)).toEqual(['ETag', 'Cache-Control'])
+  expect(doc.paths['/api/v1/servers/{slug}/badge.svg'].get.summary).toBe('"Vote for us" badge')
+  const banner = doc.paths['/api/v1/servers/{slug}/banner'].get
+  expect(Object.keys(banner.responses['200'].content)).toEqual(['image/png', 'image/gif', 'image/jpeg', 'image/webp'])
+  const upload = doc.paths['/api/v1/me/servers/{slug}/banner']
+  expect(Object.keys(upload.put.requestBody!.content)).toEqual(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'application/octet-stream'])
+  expect(upload.put.description).toContain('468×60')
+  expect(upload.delete.summary).toBe('Remove the banner of one of my servers')
+})

@@ -22,7 +22,7 @@ const vote = (rt: TestRuntime, s: Server, pseudo: string) => {
 }
 
 // Names as they appear in the ranking table, in order.
-const rankedNames = (body: string) => [...body.matchAll(/<td><a href="\/serveur\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1])
+const rankedNames = (body: string) => [...body.matchAll(/<h2 class="server-name"><a href="\/serveur\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1])
 
 describe('the ranking page', () => {
   test('lists the current month by votes, with filters, search and paging; metadata for search engines', async () => {
@@ -47,7 +47,7 @@ describe('the ranking page', () => {
     expect(page.body).toContain('<link rel="stylesheet" href="/assets/site.css">')
     expect(page.body).toContain('id="global-players"')
     expect(page.body).not.toMatch(/(src|href)="https?:\/\/(?!list\.example\.org)/) // nothing from another host
-    expect(page.body).toContain('12<span class="muted"> / 100</span>')
+    expect(page.body).toContain('12<span class="muted"> / 100 players</span>')
     expect(page.body).toContain('status-offline')
     expect(page.body).toContain('not measured yet')
 
@@ -64,7 +64,7 @@ describe('the ranking page', () => {
     expect(first.body).toContain('href="/?page=2"')
     const second = await get(app, '/?page=2')
     expect(rankedNames(second.body)).toHaveLength(13)
-    expect(second.body).toContain('<td class="num">63</td>')
+    expect(second.body).toContain('<span class="visually-hidden">Rank </span>63</span>')
     expect(second.body).toContain('<link rel="canonical" href="https://list.example.org/?page=2">')
     expect((await get(app, '/?page=9')).body).toContain('There is no page 9.')
     expect(alpha.slug).toBe('alpha-valley')
@@ -191,7 +191,7 @@ describe('the vote page', () => {
     const page = await get(app, `/serveur/${server.slug}/voter`)
     const src = /<script type="module" src="(\/vendor\/altcha-[\d.]+\.min\.js)"><\/script>/.exec(page.body)?.[1]
     expect(src).toBeString()
-    expect(page.body).toContain('<altcha-widget challenge="/api/v1/vote-challenge" name="altcha"></altcha-widget>')
+    expect(page.body).toContain('<altcha-widget challenge="/api/v1/vote-challenge" name="altcha" auto="onload"></altcha-widget>')
     const widget = await call(app, 'GET', src!)
     expect(widget.status).toBe(200)
     expect(widget.headers.get('content-type')).toBe('text/javascript; charset=utf-8')

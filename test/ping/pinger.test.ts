@@ -96,7 +96,7 @@ describe('servers that do not answer properly are measured as down', () => {
   test('a refused connection: down at once, no legacy attempt', async () => {
     const port = await refusedPort()
     const mine = await pingServer(java(port), loopback)
-    expect(mine).toEqual({ online: false, playersOnline: 0, playersMax: 0, version: null, motd: null, latencyMs: null, error: 'connection refused' })
+    expect(mine).toEqual({ online: false, playersOnline: 0, playersMax: 0, version: null, motd: null, styledMotd: null, favicon: null, latencyMs: null, error: 'connection refused' })
     await expect(status('127.0.0.1', port, { enableSRV: false, timeout: 1000 })).rejects.toThrow()
   })
 

@@ -31,15 +31,17 @@ function tracked(onSocket: (s: Socket) => void) {
 // A minecraft-protocol server pinned to `version`, answering the modern ping with the chosen
 // counts and a chat-component description, and the 1.6 legacy ping as the library does.
 // `modern: false` drops the connection on a modern status request (a pre-1.7 server's behaviour).
-export async function javaServer(opts: { version?: string; online: number; max: number; motd: unknown; modern?: boolean; legacyMotd?: string }): Promise<Peer> {
+// `favicon`: the status's favicon field (a data: URL), changeable while the peer runs.
+export async function javaServer(opts: { version?: string; online: number; max: number; motd: unknown; modern?: boolean; legacyMotd?: string; favicon?: string }): Promise<Peer> {
   const mc = require('minecraft-protocol')
   const server = mc.createServer({
     host: '127.0.0.1', port: 0, version: opts.version ?? '1.21.4', 'online-mode': false, maxPlayers: opts.max,
     motd: opts.legacyMotd ?? 'A legacy MOTD', hideErrors: true,
-    beforePing: (response: { players: { online: number }; description: unknown }) => {
+    beforePing: (response: { players: { online: number }; description: unknown; favicon?: string }) => {
       if (opts.modern === false) return false
       response.players.online = opts.online
       response.description = opts.motd
+      if (opts.favicon !== undefined) response.favicon = opts.favicon
       return response
     },
   })

@@ -25,7 +25,7 @@ describe('GET /api/v1/servers/{slug}', () => {
 
       // Earlier measurements: 25 h ago down (outside the 24 h), then 3 up and 1 down inside it.
       const targets = rt.store.servers.pingTargets().filter((t) => t.num === a.num)
-      const status = (online: boolean) => ({ online, playersOnline: online ? 5 : 0, playersMax: 300, version: null, motd: null, latencyMs: null, error: online ? null : 'connection refused' })
+      const status = (online: boolean) => ({ online, playersOnline: online ? 5 : 0, playersMax: 300, version: null, motd: null, styledMotd: null, favicon: null, latencyMs: null, error: online ? null : 'connection refused' })
       await rt.store.write(function* (tx) {
         yield* recordRound(tx, NOW - 25 * HOUR, targets, [{ serverNum: a.num, status: status(false), at: NOW - 25 * HOUR }])
         for (const [ago, up] of [[20, true], [15, false], [10, true]] as const) yield* recordRound(tx, NOW - ago * HOUR, targets, [{ serverNum: a.num, status: status(up), at: NOW - ago * HOUR }])
@@ -49,6 +49,8 @@ describe('GET /api/v1/servers/{slug}', () => {
         lastPingAt: expect.stringMatching(/^2026-11-22T12:00:0\d\.\d{3}Z$/), uptime: 0.75,
         voteUrl: 'https://list.example.org/serveur/emerald-valley/voter',
         badgeUrl: 'https://list.example.org/api/v1/servers/emerald-valley/badge.svg',
+        // No favicon in its answer: the site's default icon; no banner uploaded.
+        iconUrl: 'https://list.example.org/api/v1/servers/emerald-valley/icon.png', bannerUrl: null,
         createdAt: new Date(NOW - 40 * DAY).toISOString(),
       })
 

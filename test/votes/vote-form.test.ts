@@ -166,9 +166,13 @@ describe('POST /serveur/{slug}/voter (HTML form)', () => {
     const location = r.headers.get('location')!
     expect(location).toMatch(new RegExp(`^/serveur/${server.slug}/voter\\?vote=`))
     const page = await (await call(app, 'GET', location)).text()
-    expect(page).toContain('<strong>Thank you, Steve!</strong>')
-    expect(page).toContain(`<time datetime="${new Date(rt.clock.now() + 120 * 60_000).toISOString()}">22 November 2026, 14:00 UTC</time>`)
-    expect(page).toContain('value="Steve"')
+    // The thank-you replaces the form: the next vote in UTC (site.js adds the visitor's own time),
+    // and the way back to the server's page.
+    const next = new Date(rt.clock.now() + 120 * 60_000).toISOString()
+    expect(page).toContain('<h2 id="thanks">Thank you, Steve!</h2>')
+    expect(page).toContain(`<time datetime="${next}">22 November 2026, 14:00 UTC</time><span data-local-time="${next}"></span>`)
+    expect(page).toContain(`<a class="button button-primary" href="/serveur/${server.slug}">Back to Emerald Valley</a>`)
+    expect(page).not.toContain('data-vote-form')
   })
 
   test('a refused vote shows the form again with the reason, the typed name and the right status', async () => {
@@ -185,11 +189,14 @@ describe('POST /serveur/{slug}/voter (HTML form)', () => {
     const bad = await form('pseudo=%3Cb%3E', '203.0.113.8')
     expect(bad.status).toBe(400)
     const badPage = await bad.text()
-    expect(badPage).toContain('pseudo must be 3 to 16 letters')
+    // Named as players see the field, tied to it; the JSON API keeps its parameter name.
+    expect(badPage).toContain('<p>Your player name must be 3 to 16 letters, digits or underscores.</p>')
+    expect(badPage).not.toContain('pseudo must')
+    expect(badPage).toContain('aria-describedby="vote-error pseudo-hint" aria-invalid="true"')
     expect(badPage).toContain('value="&lt;b&gt;"')
 
     const cross = await form('pseudo=Notch', '203.0.113.9', { origin: 'https://evil.example' })
     expect(cross.status).toBe(403)
-    expect(await cross.text()).toContain('cross-site vote refused')
+    expect(await cross.text()).toContain('Cross-site vote refused')
   })
 })

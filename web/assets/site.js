@@ -1,25 +1,34 @@
 // votelist public pages: small progressive enhancements. Every page works without this file.
 'use strict'
 
-// "Copy address" buttons: <button data-copy="ID" hidden> copies the text of element #ID and
-// reports it in [data-copy-status="ID"]. The button stays hidden where the clipboard API is
-// missing (the address is selectable text anyway).
+// "Copy" buttons: <button data-copy="ID" hidden> copies the text of element #ID. The button
+// says "Copied!" for a moment, and the result is announced in [data-copy-status="ID"] or, on a
+// page of many addresses, in the one #copy-status region. The button stays hidden where the
+// clipboard API is missing (the address is selectable text anyway).
 function setUpCopyButtons() {
   if (!navigator.clipboard) return
   for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button[data-copy]'))) {
     const id = button.dataset.copy ?? ''
     const source = document.getElementById(id)
-    const status = document.querySelector(`[data-copy-status="${CSS.escape(id)}"]`)
-    if (!source) continue
+    const status = document.querySelector(`[data-copy-status="${CSS.escape(id)}"]`) ?? document.getElementById('copy-status')
+    // The visible word is the button's first text; the rest is for screen readers.
+    const label = button.firstChild
+    if (!source || !label) continue
+    const word = label.textContent
     button.hidden = false
     button.addEventListener('click', async () => {
+      const address = (source.textContent ?? '').trim()
       try {
-        await navigator.clipboard.writeText(source.textContent.trim())
-        if (status) status.textContent = 'Copied!'
+        await navigator.clipboard.writeText(address)
+        label.textContent = 'Copied!'
+        if (status) status.textContent = `Copied ${address}`
       } catch {
         if (status) status.textContent = 'Copy failed: select the address instead.'
       }
-      if (status) setTimeout(() => { status.textContent = '' }, 3000)
+      setTimeout(() => {
+        label.textContent = word
+        if (status) status.textContent = ''
+      }, 3000)
     })
   }
 }
@@ -68,5 +77,50 @@ function setUpDualStack() {
   })
 }
 
+// Times are written in UTC by the site; [data-local-time="ISO"] beside one gets the same moment
+// in the visitor's own time zone.
+function showLocalTimes() {
+  const format = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-local-time]'))) {
+    const at = new Date(el.dataset.localTime ?? '')
+    if (!Number.isNaN(at.getTime())) el.textContent = ` (${format.format(at)} in your time zone)`
+  }
+}
+
+// The vote form's captcha solves itself when the page opens. Vote pressed before it is done
+// waits for it, says so, and is sent the moment it is: one click whatever the timing. The click
+// itself is held (not the submission): until it is solved, the widget's own required box would
+// stop the browser from submitting at all.
+function setUpCaptchaWait() {
+  const form = document.querySelector('form[data-vote-form]')
+  const widget = form?.querySelector('altcha-widget')
+  const button = form?.querySelector('button[type="submit"]')
+  if (!(form instanceof HTMLFormElement) || !widget || !(button instanceof HTMLButtonElement)) return
+  const status = form.querySelector('[data-vote-status]')
+  const pseudo = form.querySelector('#pseudo')
+  let verified = false
+  let waiting = false
+  widget.addEventListener('statechange', (event) => {
+    const state = /** @type {CustomEvent<{ state: string }>} */ (event).detail?.state
+    verified = state === 'verified'
+    if (state === 'error' && status) status.textContent = 'The anti-bot check failed: reload the page to try again.'
+    if (verified && waiting) {
+      waiting = false
+      if (status) status.textContent = ''
+      form.requestSubmit(button)
+    }
+  })
+  button.addEventListener('click', (event) => {
+    if (verified) return
+    event.preventDefault()
+    // The name is checked now, so that a typo is said at once rather than after the wait.
+    if (pseudo instanceof HTMLInputElement && !pseudo.reportValidity()) return
+    waiting = true
+    if (status) status.textContent = 'Checking that you are not a robot… your vote is sent as soon as this is done.'
+  })
+}
+
 setUpCopyButtons()
+showLocalTimes()
+setUpCaptchaWait()
 setUpDualStack()

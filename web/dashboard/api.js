@@ -41,6 +41,34 @@ export async function api(method, path, body) {
   } catch {
     throw new ApiError(0, 'NETWORK', 'the site could not be reached: check your connection, then try again')
   }
+  return answerOf(res, path)
+}
+
+// An image (or any file) as the raw body of a PUT, with its own type: the banner upload.
+/**
+ * @param {string} path
+ * @param {Blob} file
+ * @returns {Promise<unknown>}
+ */
+export async function putFile(path, file) {
+  let res
+  try {
+    res = await fetch(path, {
+      method: 'PUT', body: file, credentials: 'same-origin', cache: 'no-store',
+      headers: { accept: 'application/json', 'content-type': file.type || 'application/octet-stream' },
+    })
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'the site could not be reached: check your connection, then try again')
+  }
+  return answerOf(res, path)
+}
+
+/**
+ * @param {Response} res
+ * @param {string} path
+ * @returns {Promise<unknown>}
+ */
+async function answerOf(res, path) {
   /** @type {unknown} */
   let data = null
   try {

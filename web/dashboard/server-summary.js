@@ -42,3 +42,12 @@ const WHY = {
 export const unlistedShort = (s) => (s.unlistedReason ? h('div', { class: 'small unlisted-reason' }, WHY_SHORT[s.unlistedReason]) : null)
 /** @param {Server} s */
 export const unlistedNotice = (s) => (s.unlistedReason ? h('p', { class: 'notice' }, WHY[s.unlistedReason]) : null)
+
+// The server's icon (decorative: its name is beside it). A hidden server's public icon answers
+// "not found": the site's default icon stands in.
+/** @param {Server} s */
+export function serverIcon(s) {
+  const img = h('img', { class: 'server-icon dashboard-icon', src: s.iconUrl, width: '64', height: '64', alt: '' })
+  img.addEventListener('error', () => { img.src = '/assets/default-icon.png' }, { once: true })
+  return img
+}

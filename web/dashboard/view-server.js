@@ -3,11 +3,12 @@
 // (each has its own address), the current one marked aria-current.
 import { del, get, patch, serverPath } from './api.js'
 import { announce, h, replace } from './dom.js'
+import { bannerSection } from './banner-section.js'
 import { actionButton } from './forms.js'
 import { serverForm } from './server-form.js'
 import { renderApiTab } from './view-api.js'
 import { renderDeliveriesTab } from './view-deliveries.js'
-import { playersCell, rankText, serverHref, unlistedNotice, verifiedMark } from './server-summary.js'
+import { playersCell, rankText, serverHref, serverIcon, unlistedNotice, verifiedMark } from './server-summary.js'
 import { verifySection, VERIFY_TITLE_ID } from './verify-section.js'
 /** @import { Ctx, Stop } from './app.js' */
 /** @import { Child } from '../types/dom' */
@@ -74,7 +75,7 @@ async function overviewTab(ctx, server, refresh) {
         await refresh(server.slug)
       }))
     : null
-  return [links, ownership, edit, adminTools, danger]
+  return [links, ownership, edit, bannerSection(server, refresh), adminTools, danger]
 }
 
 /**
@@ -99,7 +100,7 @@ export async function renderServer(ctx, el, slug, tab) {
     replace(el,
       h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: '/dashboard' }, 'My servers')),
       h('div', { class: 'page-header' },
-        h('h1', { tabindex: '-1' }, server.name),
+        h('div', { class: 'server-title' }, serverIcon(server), h('h1', { tabindex: '-1' }, server.name)),
         h('div', { class: 'pills' },
           h('span', { class: `pill pill-${server.edition}` }, server.edition === 'java' ? 'Java' : 'Bedrock'),
           server.verified ? verifiedMark() : null,

@@ -2,7 +2,7 @@
 // online at the last ping.
 import { get } from './api.js'
 import { h, plural, replace } from './dom.js'
-import { playersCell, rankText, serverHref, unlistedShort, verifiedMark } from './server-summary.js'
+import { playersCell, rankText, serverHref, serverIcon, unlistedShort, verifiedMark } from './server-summary.js'
 import { cell, dataTable } from './table.js'
 /** @import { Ctx } from './app.js' */
 /** @import { ServersAnswer } from '../types/api' */
@@ -32,6 +32,7 @@ export async function renderServers(ctx, el) {
 
   const rows = servers.map((s) => h('tr', null,
     cell('Server', [
+      serverIcon(s),
       h('a', { href: serverHref(s.slug) }, s.name),
       s.verified ? verifiedMark() : null,
       s.hidden ? h('span', { class: 'pill pill-hidden' }, 'Hidden') : null,

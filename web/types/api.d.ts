@@ -217,12 +217,28 @@ export interface Server {
   totalVotes: number
   voteUrl: string
   badgeUrl: string
+  iconUrl: string
+  bannerUrl: string | null
   createdAt: string
   updatedAt: string
 }
 
 // Why a server is off the public site (src/servers/sqlite-listed.ts).
 export type UnlistedReason = 'hidden' | 'disabled' | 'claimed' | 'unverified'
+/** @answer PUT /api/v1/me/servers/{slug}/banner 200 */
+export interface BannerAnswer {
+  ok: true
+  banner: Banner
+}
+
+/** @answer PUT /api/v1/me/servers/{slug}/banner 200 banner */
+export interface Banner {
+  url: string
+  type: string
+  width: number
+  height: number
+  size: number
+}
 
 /**
  * A server in the owner's lists: with its last ping (null before the first one).
