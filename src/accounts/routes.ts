@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { limitByAddress, publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
 import type { SlidingWindowLimiter } from '../http/rate-limit.ts'
+import { errorAnswer } from '../http/schema.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import { ownerAuth } from './guard.ts'
 import { resetPassword, type ResetDeps } from './password-reset.ts'
@@ -89,7 +90,12 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       return { ok: true as const, user: userJson(user) }
     }, {
       body: ResetBody, transform: [loginLimit, refuseUnknownFields(ResetBody)], sameOrigin: true,
-      response: { 200: UserAnswer },
+      response: {
+        200: UserAnswer,
+        400: errorAnswer('INVALID_PARAMETER: the token is unknown, used, replaced or expired (`field`: "token"), or the password breaks the rules (`field`: "password").'),
+        403: errorAnswer('FORBIDDEN: the account is disabled (the link stays unused), or the request came from another site.'),
+        429: errorAnswer('RATE_LIMITED: over the login limit of the client address; Retry-After says when to try again.'),
+      },
       detail: {
         summary: 'Set a new password with a reset link', tags,
         description: 'Takes the token of a reset link an administrator made (POST /api/v1/admin/users/{id}/reset-link) and the new password (the sign-up rules: 8 to 256 characters, not only whitespace). Sets the password, uses the link up (it works once), ends every other session of the account and logs it in here (sets the session cookie). An unknown, used, replaced or expired token (links last 24 hours): 400 naming `token`. A disabled account: 403, and the link stays unused. Counts against the login rate limit of the client address.',

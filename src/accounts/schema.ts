@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Iso, iso } from '../http/schema.ts'
+import { errorAnswer, Iso, iso } from '../http/schema.ts'
 import type { User } from './repo.ts'
 
 // Bodies and answers of the account routes. The service re-checks e-mail and password rules
@@ -19,3 +19,10 @@ export const ResetBody = t.Object({
   token: t.String({ maxLength: 128, error: 'token is required: the token of a reset link' }),
   password: t.String({ maxLength: 256, error: 'password is required: a string of at most 256 characters' }),
 })
+
+// The errors of every route with `admin: true` (src/accounts/guard.ts), for its `response` map:
+// the OpenAPI document lists them.
+export const AdminErrors = {
+  401: errorAnswer('UNAUTHENTICATED: no valid session.'),
+  403: errorAnswer('FORBIDDEN: the account is not an administrator ("administrators only"), or a change came from another site (its Origin is not this site\'s).'),
+}

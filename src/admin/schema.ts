@@ -1,9 +1,12 @@
 import { t } from 'elysia'
 import { UserJson } from '../accounts/schema.ts'
 import { AuditEntryJson } from '../audit/schema.ts'
-import { Iso } from '../http/schema.ts'
+import { errorAnswer, Iso } from '../http/schema.ts'
 
 // Bodies and answers of the administrator's API (/api/v1/admin/…).
+
+// Those of the routes naming an account, as the OpenAPI document lists them.
+export const UnknownUser = { 404: errorAnswer('NOT_FOUND: no account with this id.') }
 
 export const AdminUserJson = t.Composite([UserJson, t.Object({
   disabled: t.Boolean({ description: 'Disabled by an administrator: cannot log in, its servers are not listed, its API keys are refused.' }),

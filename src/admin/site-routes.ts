@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
+import { AdminErrors } from '../accounts/schema.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import type { AuditRepo } from '../audit/repo.ts'
 import { auditJson } from '../audit/schema.ts'
@@ -7,7 +8,7 @@ import { effectiveConfig } from '../config/effective.ts'
 import type { Config } from '../config/load.ts'
 import type { DeliveriesRepo } from '../deliveries/repo.ts'
 import { pageParams } from '../http/paging.ts'
-import { iso, isoOrNull } from '../http/schema.ts'
+import { errorAnswer, iso, isoOrNull } from '../http/schema.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Scheduler, TaskInfo } from '../jobs/scheduler.ts'
 import type { StatsRepo } from '../stats/repo.ts'
@@ -38,7 +39,7 @@ export function adminSiteRoutes(rt: AdminSiteRoutesDeps) {
     .use(ownerAuth(rt))
     .get('/api/v1/admin/tasks', () => ({ ok: true as const, tasks: rt.scheduler.tasks().map(taskJson) }), {
       admin: true,
-      response: { 200: TaskList },
+      response: { 200: TaskList, ...AdminErrors },
       detail: {
         summary: 'Scheduled tasks', tags,
         description: 'Each periodic task of the site (ping rounds with their rollups, the retention of raw samples, the job queue that runs deliveries, the API keys\' last use, the purges of expired sessions, reset links and captcha solutions, the rate limiters\' sweep): its period, its last run (time, duration, outcome and error, since the site started) and its next run.',
@@ -60,7 +61,7 @@ export function adminSiteRoutes(rt: AdminSiteRoutesDeps) {
       }
     }, {
       admin: true,
-      response: { 200: QueueAnswer },
+      response: { 200: QueueAnswer, ...AdminErrors },
       detail: {
         summary: 'Delivery queue and the last ping round', tags,
         description: 'Votifier and webhook deliveries waiting for their first attempt, waiting for a retry, and given up in the last 24 hours (test deliveries are not counted); the durable job queue; and the last ping round (null before the first): servers pinged, up, down, how long the pings took.',
@@ -71,7 +72,10 @@ export function adminSiteRoutes(rt: AdminSiteRoutesDeps) {
       detail: {
         summary: 'Download a backup of the database', tags,
         description: 'The live database as one consistent SQLite file, the same snapshot as `votelist backup` (VACUUM INTO, made while the site keeps running), streamed as an attachment named `votelist-<time>.db` (`application/vnd.sqlite3`, no-store). The temporary copy, written beside the database, is removed as soon as the download starts. It holds everything, password hashes and webhook secrets included: keep it safe. Each download is written to the audit log.',
-        responses: { 200: { description: 'The database file', content: { 'application/vnd.sqlite3': { schema: { type: 'string', format: 'binary' } } } } },
+        responses: {
+          200: { description: 'The database file', content: { 'application/vnd.sqlite3': { schema: { type: 'string', format: 'binary' } } } },
+          ...Object.fromEntries(Object.entries(AdminErrors).map(([status, schema]) => [status, { description: schema.description, content: { 'application/json': { schema } } }])),
+        },
       },
     })
     .get('/api/v1/admin/config', () => ({
@@ -81,7 +85,7 @@ export function adminSiteRoutes(rt: AdminSiteRoutesDeps) {
       settings: effectiveConfig(rt.config),
     }), {
       admin: true,
-      response: { 200: ConfigAnswer },
+      response: { 200: ConfigAnswer, ...AdminErrors },
       detail: {
         summary: 'The configuration in effect', tags,
         description: 'Every key of votelist.toml with the value the site runs with (as written in TOML), its built-in default, and where the value came from: the file or the default. Read only: the file is the one place settings change (then restart). Secrets are masked: keys marked secret, and the password of any URL that carries one.',
@@ -95,10 +99,10 @@ export function adminSiteRoutes(rt: AdminSiteRoutesDeps) {
     }, {
       admin: true,
       query: AuditQuery,
-      response: { 200: AuditPage },
+      response: { 200: AuditPage, ...AdminErrors, 400: errorAnswer('INVALID_PARAMETER: `limit` or `before` out of range; `field` names it.') },
       detail: {
         summary: 'The audit log', tags,
-        description: 'Every change made through the administrator\'s API (accounts disabled, enabled, promoted, demoted, deleted; reset links made and used; servers hidden, shown or deleted by an administrator) and every backup downloaded: who, what, when, on which target. Newest first; `limit` 1–200 (default 50); pass `next` back as `before` for the following page.',
+        description: 'Every change made through the administrator\'s API (accounts disabled, enabled, promoted, demoted, deleted; reset links made and used; another account\'s servers edited, hidden, shown or deleted by an administrator) and every backup downloaded: who, what, when, on which target. Newest first; `limit` 1–200 (default 50); pass `next` back as `before` for the following page.',
       },
     })
 }

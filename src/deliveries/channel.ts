@@ -1,6 +1,7 @@
 import type { ChannelsRepo } from '../channels/repo.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
+import type { SiteUrl } from '../http/site-url.ts'
 import type { Lookup } from '../net/guard.ts'
 import { discordMessage } from '../discord/message.ts'
 import { sendDiscord } from '../discord/send-discord.ts'
@@ -12,6 +13,7 @@ import type { Delivery, VoteEvent } from './repo.ts'
 export interface ChannelDeps {
   store: { channels: ChannelsRepo }
   config: Config
+  siteUrl: SiteUrl
   clock: Clock
   // Tests only: a resolver that never leaves the machine, a CA for a local https receiver.
   net?: { lookup?: Lookup; ca?: string }
@@ -36,9 +38,9 @@ export function webhookBody(event: VoteEvent, kind: WebhookEvent): string {
 }
 
 // The Discord message of a vote (or a test), with a link to the server's page.
-export const discordBody = (event: VoteEvent, test: boolean, config: Config) => discordMessage({
+export const discordBody = (event: VoteEvent, test: boolean, config: Config, siteUrl: SiteUrl) => discordMessage({
   pseudo: event.vote.pseudo,
-  server: { name: event.server.name, url: `${config.site.base_url}/serveur/${event.server.slug}` },
+  server: { name: event.server.name, url: `${siteUrl.base()}/serveur/${event.server.slug}` },
   monthlyVotes: event.monthlyVotes,
   votedAt: event.vote.createdAt,
   test,
@@ -74,7 +76,7 @@ export async function channelTarget(deps: ChannelDeps, d: Delivery): Promise<Cha
     return {
       // Discord limits each webhook on its own: its id (the URL's path without the token).
       target: `discord ${settings.url.replace(/\/[^/]*$/, '')}`,
-      send: () => sendDiscord(settings.url, discordBody(d.payload, d.test, deps.config), { allowPrivate, lookup, ca: deps.net?.ca, timeoutMs: deps.config.deliveries.webhook_timeout }),
+      send: () => sendDiscord(settings.url, discordBody(d.payload, d.test, deps.config, deps.siteUrl), { allowPrivate, lookup, ca: deps.net?.ca, timeoutMs: deps.config.deliveries.webhook_timeout }),
     }
   }
   const settings = await deps.store.channels.webhook(d.serverId)

@@ -44,6 +44,7 @@ export interface AttemptRow {
   // rate-limited attempts do not advance it.
   seriesAttempt: number
   rateLimited: boolean // the receiver asked to wait (Discord's 429): not counted in the schedule
+  redelivery: boolean // its series was started by a redeliver
   status: DeliveryStatus
   error: string | null
   httpStatus: number | null

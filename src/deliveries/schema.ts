@@ -33,6 +33,7 @@ export const AttemptItem = t.Object({
   channel: channelSchema(), test: t.Boolean(), attempt: t.Integer(),
   seriesAttempt: t.Integer({ description: 'the attempt\'s place in the retry schedule of its series: a redeliver starts a new series at 1 while `attempt` goes on; a rate-limited attempt does not advance it' }),
   rateLimited: t.Boolean({ description: `the receiver asked to wait (Discord's 429 with retry_after): the next attempt waits as long, and this one is not counted in the schedule (up to ${FREE_RATE_LIMITED_ATTEMPTS} per series)` }),
+  redelivery: t.Boolean({ description: 'the attempt belongs to a series started by Redeliver' }),
   status: StatusValue,
   error: ErrorText, httpStatus: t.Union([t.Integer(), t.Null()]), durationMs: t.Union([t.Integer(), t.Null()]),
   startedAt: t.String(), nextAttemptAt: t.Union([t.String(), t.Null()]),

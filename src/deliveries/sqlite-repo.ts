@@ -27,7 +27,7 @@ export function sqliteDeliveriesRepo(db: Database) {
   const list = db.prepare(`SELECT a.id, a.delivery_id AS deliveryId, d.vote_id AS voteId, d.pseudo, d.channel, d.test, a.attempt,
       a.attempt - a.series_start + 1 - (SELECT count(*) FROM delivery_attempt r WHERE r.delivery_id = a.delivery_id
         AND r.series_start = a.series_start AND r.attempt < a.attempt AND r.rate_limited = 1) AS seriesAttempt,
-      a.rate_limited AS rateLimited, a.status, a.error, a.http_status AS httpStatus, a.duration_ms AS durationMs,
+      a.rate_limited AS rateLimited, a.series_start > 1 AS redelivery, a.status, a.error, a.http_status AS httpStatus, a.duration_ms AS durationMs,
       a.started_at AS startedAt, a.next_attempt_at AS nextAttemptAt
     FROM delivery_attempt a JOIN delivery d ON d.id = a.delivery_id
     WHERE a.server_id = $serverId AND a.id < $before AND ($channel IS NULL OR d.channel = $channel) AND ($status IS NULL OR a.status = $status)
@@ -63,8 +63,8 @@ export function sqliteDeliveriesRepo(db: Database) {
     startSeries: (id, seriesStart, at) => { newSeries.run(id, seriesStart, at) },
     attempts(serverId, before, limit, filter = {}) {
       const rows = list.all({ serverId, before, limit, channel: filter.channel ?? null, status: filter.status ?? null })
-      return (rows as (Omit<AttemptRow, 'test' | 'rateLimited'> & { test: number; rateLimited: number })[])
-        .map((r) => ({ ...r, test: r.test === 1, rateLimited: r.rateLimited === 1 }))
+      return (rows as (Omit<AttemptRow, 'test' | 'rateLimited' | 'redelivery'> & { test: number; rateLimited: number; redelivery: number })[])
+        .map((r) => ({ ...r, test: r.test === 1, rateLimited: r.rateLimited === 1, redelivery: r.redelivery === 1 }))
     },
     insert(d) {
       insert.run(d.id, d.serverId, d.voteId, d.channel, d.test ? 1 : 0, d.pseudo, JSON.stringify(d.payload), d.at, d.at, d.at)

@@ -23,3 +23,17 @@ export function checkInteger(value: number | undefined, name: string, min: numbe
   if (value !== undefined && !(Number.isInteger(value) && value >= min && value <= max)) throw invalidParameter(integerMessage(name, min, max), name)
   return value
 }
+
+// The contract's error body, as the global error handler writes it (src/http/error-handler.ts).
+export const ErrorBody = t.Object({
+  ok: t.Literal(false),
+  error: t.Object({
+    code: t.String(),
+    message: t.String(),
+    field: t.Optional(t.String({ description: 'The one parameter at fault, where there is one (400 INVALID_PARAMETER, 409 CONFLICT).' })),
+  }),
+}, { examples: [{ ok: false, error: { code: 'INVALID_PARAMETER', message: 'window must be an integer from 1 to 1440', field: 'window' } }] })
+
+// One documented error answer of a route, for its `response` map: the OpenAPI document lists it
+// with this description. Thrown errors leave through the error handler, not through this schema.
+export const errorAnswer = (description: string) => t.Object(ErrorBody.properties, { description })

@@ -14,12 +14,12 @@ export const BANNER_MAX_BYTES = 1024 * 1024
 export const BANNER_BODY_CAP = 4 * 1024 * 1024
 
 const FIELD = 'banner'
-const ACCEPTED: readonly string[] = ['image/png', 'image/gif', 'image/jpeg', 'image/webp']
+export const BANNER_TYPES: readonly string[] = ['image/png', 'image/gif', 'image/jpeg', 'image/webp']
 const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`
 
 export function checkBanner(bytes: Uint8Array, contentType: string | null): Banner {
   const declared = (contentType ?? '').split(';')[0].trim().toLowerCase()
-  if (!ACCEPTED.includes(declared) && declared !== 'application/octet-stream') {
+  if (!BANNER_TYPES.includes(declared) && declared !== 'application/octet-stream') {
     throw invalidParameter(`banner must be sent as the raw body with Content-Type image/png, image/gif, image/jpeg or image/webp${declared ? ` (not ${declared})` : ''}`, FIELD)
   }
   if (bytes.length === 0) throw invalidParameter('banner: the body is empty; send the image itself', FIELD)

@@ -9,7 +9,7 @@ import type { ServersRepo } from '../servers/repo.ts'
 import { SlugParams } from '../servers/schema.ts'
 import { listedServer, ownedServer } from '../servers/service.ts'
 import { bannerPath, imageVersion } from '../servers/view.ts'
-import { BANNER_BODY_CAP, BANNER_HEIGHT, BANNER_WIDTH, checkBanner } from './banner.ts'
+import { BANNER_BODY_CAP, BANNER_HEIGHT, BANNER_TYPES, BANNER_WIDTH, checkBanner } from './banner.ts'
 import { imageHash } from './icon.ts'
 
 export type MediaRoutesDeps = SessionDeps & {
@@ -41,6 +41,21 @@ function imageAnswer(request: Request, bytes: Uint8Array, type: string, hash: st
 
 const tags = ['Public statistics']
 const ownerTags = ['Owner: servers']
+
+// OpenAPI for answers and bodies that are images, which no `t` schema describes.
+const binary = { schema: { type: 'string' as const, format: 'binary' } }
+const imageResponses = (types: readonly string[], what: string, missing: string) => ({
+  200: {
+    description: what,
+    headers: {
+      ETag: { description: 'Changes with the image', schema: { type: 'string' as const } },
+      'Cache-Control': { description: 'A year (immutable) at the address with the current `?v=`, else 5 minutes', schema: { type: 'string' as const } },
+    },
+    content: Object.fromEntries(types.map((type) => [type, binary])),
+  },
+  304: { description: 'If-None-Match holds the current ETag' },
+  404: { description: `NOT_FOUND (the error body): ${missing}` },
+})
 const BannerAnswer = t.Object({
   ok: t.Literal(true),
   banner: t.Object({ url: t.String(), type: t.String(), width: t.Integer(), height: t.Integer(), size: t.Integer({ description: 'bytes' }) }),
@@ -62,7 +77,8 @@ export async function mediaRoutes(deps: MediaRoutesDeps, defaultIconFile: string
     }, {
       params: SlugParams,
       detail: {
-        summary: 'Server icon', tags,
+        summary: 'Server icon', tags, operationId: 'getApiV1ServersBySlugIcon',
+        responses: imageResponses(['image/png'], 'The icon, at most 64×64 pixels', 'unknown or hidden server'),
         description: 'image/png, at most 64×64: the favicon of the server\'s last Java status answer that carried a valid one (a PNG of at most 64×64 pixels and 32 KiB, read from its IHDR header), else the site\'s neutral default icon (Bedrock servers, servers that never answered). An answer without a valid favicon removes the icon kept; a server that does not answer keeps it. '
           + 'With an ETag (If-None-Match: 304). `?v=` as in the public record\'s iconUrl: cached for a year; otherwise for 5 minutes. Unknown or hidden server: 404 NOT_FOUND. Not counted against the public rate limit.',
       },
@@ -76,6 +92,7 @@ export async function mediaRoutes(deps: MediaRoutesDeps, defaultIconFile: string
       params: SlugParams,
       detail: {
         summary: 'Server banner', tags,
+        responses: imageResponses(BANNER_TYPES, `The banner, ${BANNER_WIDTH}×${BANNER_HEIGHT} pixels, in the type read from its bytes`, 'no banner, unknown or hidden server'),
         description: `The owner's ${BANNER_WIDTH}×${BANNER_HEIGHT} banner, with the type read from its bytes (image/png, image/gif, image/jpeg or image/webp). With an ETag (If-None-Match: 304). \`?v=\` as in the public record's bannerUrl: cached for a year; otherwise for 5 minutes. No banner, unknown or hidden server: 404 NOT_FOUND. Not counted against the public rate limit.`,
       },
     })
@@ -92,6 +109,7 @@ export async function mediaRoutes(deps: MediaRoutesDeps, defaultIconFile: string
       response: { 200: BannerAnswer },
       detail: {
         summary: 'Upload the banner of one of my servers', tags: ownerTags,
+        requestBody: { required: true, description: 'The image file itself', content: Object.fromEntries([...BANNER_TYPES, 'application/octet-stream'].map((type) => [type, binary])) },
         description: `The image itself as the raw body, with its Content-Type (image/png, image/gif, image/jpeg, image/webp; application/octet-stream is accepted too). It must be ${BANNER_WIDTH}×${BANNER_HEIGHT} pixels (an animated GIF or WebP too) and at most 1 MiB. The type and the size are read from the image's own bytes (PNG IHDR, GIF logical screen, JPEG SOF marker, WebP VP8/VP8L/VP8X header), never from the header: anything else is 400 INVALID_PARAMETER with \`error.field\` "banner" and a message saying what is wrong (type, size or dimensions). A body over 4 MiB is 413 PAYLOAD_TOO_LARGE unread. Replaces the banner there was.`,
       },
     })

@@ -27,6 +27,7 @@ export type Motd = MotdLine[]
 
 type Style = Omit<MotdSpan, 'text'>
 const FLAGS = ['bold', 'italic', 'underlined', 'strikethrough'] as const
+const IS_FLAG: ReadonlySet<string> = new Set(FLAGS)
 
 // The 16 named colours, in the order of their legacy codes 0-9 a-f.
 export const NAMED_COLORS: Readonly<Record<string, string>> = {
@@ -219,9 +220,10 @@ export function readMotd(json: string | null): Motd | null {
     if (!Array.isArray(line)) return null
     for (const span of line) {
       if (!span || typeof span !== 'object' || typeof span.text !== 'string') return null
-      for (const [key, v] of Object.entries(span)) {
+      for (const key in span) {
+        const v = span[key]
         if (key === 'text') continue
-        if (key === 'color' ? !(typeof v === 'string' && HEX_COLOR.test(v)) : !((FLAGS as readonly string[]).includes(key) && v === true)) return null
+        if (key === 'color' ? !(typeof v === 'string' && HEX_COLOR.test(v)) : !(v === true && IS_FLAG.has(key))) return null
       }
     }
   }

@@ -7,7 +7,7 @@ import type { Server } from '../servers/repo.ts'
 import { SlugParams } from '../servers/schema.ts'
 import { ownedServer } from '../servers/service.ts'
 import { serverAddress } from '../servers/view.ts'
-import { VerificationAnswer } from './schema.ts'
+import { VerificationAnswer, VerificationRefused } from './schema.ts'
 import { ownershipInstructions, ownershipToken, verifyOwnership, type OwnershipDeps } from './service.ts'
 
 export type OwnershipRoutesDeps = OwnershipDeps & SessionDeps & {
@@ -43,7 +43,8 @@ export function ownershipRoutes(rt: OwnershipRoutesDeps) {
       return answer(s, proved.token, proved.verifiedAt, proved.motd)
     }, {
       owner: true, params: SlugParams,
-      response: { 200: VerificationAnswer },
+      // The 409 is thrown and written by the error handler: listed here for the reference.
+      response: { 200: VerificationAnswer, 409: VerificationRefused },
       detail: {
         summary: 'Proving that I run the server: verify now', tags,
         description: 'Pings the server at once (the ping round\'s pinger: Java status ping with the legacy fallback, or the Bedrock RakNet ping; the same private-address rule, `network.allow_private_targets`) and looks for the token in the MOTD, as plain text, in any letter case. '

@@ -12,3 +12,13 @@ export const VerificationAnswer = t.Object({
   motd: t.Optional(t.String({ description: 'POST: the MOTD read, as plain text (formatting codes removed; Bedrock: both lines)' })),
 })
 export type VerificationAnswer = typeof VerificationAnswer.static
+
+// The 409 of POST …/verification: the token was not read in the MOTD (or the server did not
+// answer), written by the error handler from ApiError's extra fields.
+export const VerificationRefused = t.Object({
+  ok: t.Literal(false),
+  error: t.Object({ code: t.Literal('CONFLICT'), message: t.String({ description: 'what was read (the MOTD quoted) or why nothing was, and what to do' }) }),
+  motd: t.Union([t.String(), t.Null()], { description: 'the MOTD read, as plain text; null when the ping failed' }),
+}, {
+  examples: [{ ok: false, error: { code: 'CONFLICT', message: 'the MOTD of play.example.com does not contain vl-k3j4h5g6f7d8: it reads "A Minecraft Server". Put the token in the MOTD, restart or reload the server, then verify again.' }, motd: 'A Minecraft Server' }],
+})

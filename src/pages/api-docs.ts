@@ -39,7 +39,9 @@ const openapiDocument = () =>
     path: PAGE,
     specPath: DOCUMENT,
     provider: null,
-    exclude: { paths: [/^(?!\/api\/)/, /^\/api\/docs/] },
+    // staticFile: the plugin leaves out every path with a dot by default, which would drop the
+    // icon and badge routes (icon.png, badge.svg).
+    exclude: { paths: [/^(?!\/api\/)/, /^\/api\/docs/], staticFile: false },
     documentation: {
       info: {
         title: 'votelist API',
@@ -52,6 +54,7 @@ const openapiDocument = () =>
       },
       tags: [
         { name: 'Verification', description: 'Keyed: what an owner\'s plugin or website polls to reward votes.' },
+        { name: 'Admin', description: 'Administrators only, with the session cookie of an administrator\'s account: 401 UNAUTHENTICATED without a session, 403 FORBIDDEN for any other account. Every change is written to the audit log (GET /api/v1/admin/audit) in the same transaction. Settings are read here, never changed: votelist.toml is the one place they change.' },
       ],
       components: {
         securitySchemes: {

@@ -24,15 +24,24 @@ export const raw = (markup: string) => new Html(markup)
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' }
 const SPECIAL = /[&<>"'`]/g
+const HAS_SPECIAL = /[&<>"'`]/
 
-export const escapeHtml = (text: string) => text.replace(SPECIAL, (c) => ENTITIES[c])
+// Most text on a page (names, slugs, numbers) has nothing to escape: it is returned as it is,
+// without the replace's callback per match (the ranking page escapes over a thousand values).
+export const escapeHtml = (text: string) => (HAS_SPECIAL.test(text) ? text.replace(SPECIAL, (c) => ENTITIES[c]) : text)
 
 export type Renderable = Html | string | number | boolean | null | undefined | readonly Renderable[]
 
 export function render(value: Renderable): string {
+  if (typeof value === 'string') return escapeHtml(value)
   if (value instanceof Html) return value.value
+  if (typeof value === 'number') return String(value)
   if (value === null || value === undefined || value === false || value === true) return ''
-  if (Array.isArray(value)) return value.map(render).join('')
+  if (Array.isArray(value)) {
+    let out = ''
+    for (const v of value) out += render(v)
+    return out
+  }
   return escapeHtml(String(value))
 }
 

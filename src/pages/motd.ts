@@ -1,5 +1,5 @@
 import { HEX_COLOR, type Motd, type MotdSpan } from '../motd/format.ts'
-import { html, type Html } from './html.ts'
+import { html, raw, type Html, type Renderable } from './html.ts'
 
 // A MOTD on a page: its text escaped by construction, its styles as CSS classes (the pages'
 // Content-Security-Policy allows no inline style). A colour is one of 64 classes, `mc-RGB` with
@@ -8,29 +8,32 @@ import { html, type Html } from './html.ts'
 // nearest of the 64. /assets/site.css draws each class on the MOTD's dark box, lightened where
 // needed for a 4.5:1 contrast (test/pages/motd-palette.ts writes and checks those rules).
 
-const level = (hex: string) => Math.min(3, Math.round(parseInt(hex, 16) / 85))
+const level = (channel: number) => Math.min(3, Math.round(channel / 85))
 
 export function colorClass(color: string): string {
-  return `mc-${level(color.slice(1, 3))}${level(color.slice(3, 5))}${level(color.slice(5, 7))}`
+  const rgb = parseInt(color.slice(1, 7), 16)
+  return `mc-${level(rgb >> 16)}${level((rgb >> 8) & 255)}${level(rgb & 255)}`
 }
 
 function spanClasses(s: MotdSpan): string {
-  const classes: string[] = []
-  if (s.color && HEX_COLOR.test(s.color)) classes.push(colorClass(s.color))
-  if (s.bold) classes.push('mc-b')
-  if (s.italic) classes.push('mc-i')
-  if (s.underlined) classes.push('mc-u')
-  if (s.strikethrough) classes.push('mc-s')
-  return classes.join(' ')
+  let classes = s.color && HEX_COLOR.test(s.color) ? colorClass(s.color) : ''
+  if (s.bold) classes += ' mc-b'
+  if (s.italic) classes += ' mc-i'
+  if (s.underlined) classes += ' mc-u'
+  if (s.strikethrough) classes += ' mc-s'
+  return classes.trimStart()
 }
 
-const renderSpan = (s: MotdSpan) => {
+// Unstyled text stays a string, escaped where it is interpolated.
+const renderSpan = (s: MotdSpan): Renderable => {
   const classes = spanClasses(s)
-  return classes ? html`<span class="${classes}">${s.text}</span>` : html`${s.text}`
+  return classes ? html`<span class="${classes}">${s.text}</span>` : s.text
 }
+
+const BR = raw('<br>')
 
 // The first `lines` lines of a MOTD, lines separated by <br>. The caller wraps it in an element
 // of class `motd` (the dark box).
 export function renderMotdLines(motd: Motd, lines: number): Html {
-  return html`${motd.slice(0, lines).map((line, i) => html`${i ? html`<br>` : ''}${line.map(renderSpan)}`)}`
+  return html`${motd.slice(0, lines).map((line, i) => [i ? BR : '', line.map(renderSpan)])}`
 }

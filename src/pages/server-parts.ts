@@ -14,10 +14,11 @@ const DEFAULT_ICON = '/assets/default-icon.png'
 
 export const editionLabel = (tr: Tr, e: string) => tr.t(e === 'java' ? 'common.java' : 'common.bedrock')
 
-// Decorative (alt=""): the server's name is always next to it.
+// Decorative (alt=""): the server's name is always next to it. Sized by its place: a list row,
+// or the head of a server's own page (`large`).
 export function renderIcon(slug: string, images: ImageHashes, size: 'small' | 'large' = 'small'): Html {
   const src = images.icon ? iconPath(slug, images.icon) : DEFAULT_ICON
-  return html`<img class="server-icon server-icon-${size}" src="${src}" width="64" height="64" alt="" decoding="async">`
+  return html`<img class="server-icon${size === 'large' ? ' server-icon-large' : ''}" src="${src}" width="64" height="64" alt="">`
 }
 
 // The 468×60 banner: its size is given, so the page does not move when it arrives.

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { Ok } from '../accounts/schema.ts'
+import { AdminErrors, Ok } from '../accounts/schema.ts'
 import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
@@ -81,7 +81,7 @@ export function serverRoutes(deps: ServerRoutesDeps) {
       }
     }, {
       admin: true,
-      response: { 200: AdminList },
+      response: { 200: AdminList, ...AdminErrors },
       detail: { summary: 'Every server (admin)', tags: ['Admin'], description: 'All servers of the site, hidden ones included, oldest first, with their owner. `conflicts`: the listings of other accounts that claim the same address (host in lower case without a final dot, and the port or the edition\'s default), with whether each is verified; a verified listing keeps the address and the other accounts\' unverified ones are off the public site (`unlistedReason: "claimed"`). Administrators hide, show or delete any server through PATCH/DELETE /api/v1/me/servers/{slug}. 403 for non-administrators.' },
     })
 }

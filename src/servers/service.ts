@@ -181,9 +181,13 @@ export async function updateServer(deps: ServersDeps, server: Server, patch: Ser
       yield* use(tx.servers.setVerified(next.id, null))
       next.verifiedAt = null
     }
+    const target = { type: 'server' as const, id: current.id, label: current.name }
     if (changes.hidden !== undefined && changes.hidden !== current.hidden) {
-      yield* audit(tx, now, actor, changes.hidden ? 'server.hide' : 'server.show', { type: 'server', id: current.id, label: current.name })
+      yield* audit(tx, now, actor, changes.hidden ? 'server.hide' : 'server.show', target)
     }
+    // An administrator editing another account's server: which fields changed (not their values).
+    const edited = (Object.keys(changes) as (keyof Server)[]).filter((k) => k !== 'hidden' && JSON.stringify(changes[k]) !== JSON.stringify(current[k]))
+    if (actor.id !== current.ownerId && edited.length > 0) yield* audit(tx, now, actor, 'server.update', target, { fields: edited.join(', ') })
     return next
   })
 }

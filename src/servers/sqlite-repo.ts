@@ -21,8 +21,8 @@ const toStatus = (r: StatusRow | null): ServerStatus | null => (r && r.online !=
   ? { online: r.online === 1, playersOnline: r.playersOnline, playersMax: r.playersMax, version: r.version, motd: r.motd,
       styledMotd: readMotd(r.styledMotd), latencyMs: r.latencyMs, error: r.error, lastPingAt: r.lastPingAt }
   : null)
-const IMAGE_HASHES = `(SELECT hash FROM server_icon WHERE server_num = s.num) AS iconHash,
-  (SELECT hash FROM server_banner WHERE server_num = s.num) AS bannerHash`
+const IMAGE_HASHES = 'ic.hash AS iconHash, bn.hash AS bannerHash'
+const IMAGE_JOINS = 'LEFT JOIN server_icon ic ON ic.server_num = s.num LEFT JOIN server_banner bn ON bn.server_num = s.num'
 type ListingRow = StatusRow & Omit<Listing, 'modes' | 'status' | 'images'> & { modes: string; iconHash: string | null; bannerHash: string | null }
 
 export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
@@ -45,13 +45,13 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
   const status = db.prepare(`SELECT ${statusCols} FROM server_status st WHERE st.server_num = ?`)
   // One query for a whole page of the ranking, in the order of the ids given.
   const listings = db.prepare(`SELECT s.id, s.host, s.port, s.edition, s.version AS listedVersion, ${MODES('s')} AS modes, ${statusCols}, ${IMAGE_HASHES}
-    FROM json_each(?) j JOIN server s ON s.id = j.value LEFT JOIN server_status st ON st.server_num = s.num
+    FROM json_each(?) j JOIN server s ON s.id = j.value LEFT JOIN server_status st ON st.server_num = s.num ${IMAGE_JOINS}
     ORDER BY j.key`)
-  const imageHashes = db.prepare(`SELECT ${IMAGE_HASHES} FROM server s WHERE s.num = ?`)
+  const imageHashes = db.prepare(`SELECT ${IMAGE_HASHES} FROM server s ${IMAGE_JOINS} WHERE s.num = ?`)
   const icon = db.prepare('SELECT png, hash FROM server_icon WHERE server_num = ?')
   const banner = db.prepare('SELECT bytes, type, width, height, hash FROM server_banner WHERE server_num = ?')
-  const setBanner = db.prepare(`INSERT INTO server_banner (server_num, type, width, height, bytes, hash, updated_at)
-    VALUES ($num, $type, $width, $height, $bytes, $hash, $at)
+  const setBanner = db.prepare(`INSERT INTO server_banner (server_num, hash, type, width, height, updated_at, bytes)
+    VALUES ($num, $hash, $type, $width, $height, $at, $bytes)
     ON CONFLICT (server_num) DO UPDATE SET type = excluded.type, width = excluded.width, height = excluded.height,
       bytes = excluded.bytes, hash = excluded.hash, updated_at = excluded.updated_at`)
   const removeBanner = db.prepare('DELETE FROM server_banner WHERE server_num = ?')

@@ -42,7 +42,7 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
       publicLimited: true,
       detail: {
         summary: 'Public server record', tags,
-        description: 'A listed server: its listing, live rank and votes, and the last ping (online, players, MOTD, latency, 24 h uptime), with the vote page and badge addresses. `verified`: the owner proved they run it. Unknown slug, or a server off the public site (hidden by an administrator, unverified while `listing.require_verification` is on, or an unverified listing of an address another account proved it runs): 404 NOT_FOUND.',
+        description: 'A listed server: its listing, live rank and votes, and the last ping (online, players, MOTD as plain text, latency, 24 h uptime), with the addresses of its vote page, badge, icon and banner. `verified`: the owner proved they run it. Unknown slug, or a server off the public site (hidden by an administrator, its owner\'s account disabled, unverified while `listing.require_verification` is on, or an unverified listing of an address another account proved it runs): 404 NOT_FOUND.',
       },
     })
     .get('/api/v1/servers/:slug/history', ({ params, query }) => historyAnswer(params.slug, query.range ?? '24h', query.format), {
@@ -69,7 +69,7 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
       query: BadgeQuery,
       publicLimited: true,
       detail: {
-        summary: '"Vote for us" badge', tags,
+        summary: '"Vote for us" badge', tags, operationId: 'getApiV1ServersBySlugBadge',
         description: 'An SVG badge with the server\'s name, "Vote for us" and its live rank this month; theme=light (default) or dark; lang=en|fr (default site.language; it does not follow the reader\'s browser, so shared caches keep one badge). Cached for 60 s. '
           + 'Embed: <a href="{voteUrl}"><img src="{badgeUrl}" alt="Vote for {name}"></a>.',
       },

@@ -77,7 +77,7 @@ export const PublicServer = t.Object({
   uptime: t.Nullable(t.Number({ description: 'Share of successful pings over the last 24 h, 0–1; null before the first ping' })),
   voteUrl: t.String(),
   badgeUrl: t.String(),
-  iconUrl: t.String({ description: 'The server icon (PNG, at most 64×64): the favicon of its last Java status answer that had a valid one, else the site\'s neutral default icon (Bedrock, offline since, never pinged). `?v=` changes with the icon; such an address is cached for a year.' }),
+  iconUrl: t.String({ description: 'The server icon (PNG, at most 64×64): the favicon of its last Java status answer that had a valid one, else the site\'s neutral default icon (Bedrock, never pinged, or its last answer carried none); a server that stops answering keeps its icon. `?v=` changes with the icon; such an address is cached for a year.' }),
   bannerUrl: t.Nullable(t.String({ description: 'The owner\'s 468×60 banner (PNG, GIF, JPEG or WebP), or null. `?v=` changes with the banner.' })),
   createdAt: Iso,
 })

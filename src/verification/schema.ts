@@ -1,5 +1,5 @@
 import { t, type TSchema } from 'elysia'
-import { queryInteger } from '../http/schema.ts'
+import { ErrorBody, queryInteger } from '../http/schema.ts'
 
 // Schemas of the verification API. The query schemas validate every request; the response
 // schemas are what the OpenAPI document at /api/docs shows (through responsesDoc below) and what
@@ -80,22 +80,13 @@ export const ServerStatistics = t.Object({
   ok: t.Literal(true),
   server: t.Object({ id: t.String(), slug: t.String(), name: t.String() }),
   month: t.String({ description: 'The UTC month reported, YYYY-MM.' }),
-  rank: t.Nullable(t.Integer({ description: '1-based position by votes in the month; ties go to the server whose latest vote came first, then to the older listing. Null while the server is hidden.' })),
+  rank: t.Nullable(t.Integer({ description: '1-based position by votes in the month; ties go to the server whose latest vote came first, then to the older listing. Null while the server is off the public ranking: hidden by an administrator, or not listed for want of proven ownership (docs/admins.md, "Proven ownership").' })),
   monthlyVotes: t.Integer({ description: 'Votes in the month.' }),
   totalVotes: t.Integer({ description: 'Votes of all time.' }),
   topVoters: t.Array(t.Object({ pseudo: t.String(), votes: t.Integer() }), { description: 'Top 10 voters of the month, most votes first (ties: who reached it first).' }),
 }, {
   examples: [{ ok: true, server: { id: '019a8f5e-0000-7000-8000-000000000001', slug: 'emerald-valley', name: 'Emerald Valley' }, month: '2026-11', rank: 3, monthlyVotes: 120, totalVotes: 4521, topVoters: [{ pseudo: 'Steve', votes: 31 }, { pseudo: 'Alex', votes: 24 }] }],
 })
-
-export const ErrorBody = t.Object({
-  ok: t.Literal(false),
-  error: t.Object({
-    code: t.String(),
-    message: t.String(),
-    field: t.Optional(t.String({ description: 'The one parameter at fault, where there is one (400 INVALID_PARAMETER, 409 CONFLICT).' })),
-  }),
-}, { examples: [{ ok: false, error: { code: 'INVALID_PARAMETER', message: 'window must be an integer from 1 to 1440', field: 'window' } }] })
 
 const limitHeaders = {
   'RateLimit-Limit': { description: 'Requests allowed per 60 seconds for this key.', schema: { type: 'integer' as const } },

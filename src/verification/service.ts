@@ -138,7 +138,8 @@ export async function listVotes(deps: VerificationDeps, key: LiveKey, q: { since
 }
 
 // Rank, votes and top 10 voters of a UTC month (default: the current one). rank is null while
-// the server is hidden from the list (or was not listed yet in that month).
+// the server is off the public ranking (hidden, or unlisted for want of proven ownership) or
+// was not listed yet in that month.
 export async function serverStatistics(deps: VerificationDeps, key: LiveKey, month: string | undefined, now: number): Promise<ServerStatistics> {
   const current = monthOf(now)
   const m = month ?? current

@@ -32,8 +32,17 @@ export const siteOrigins = (deps: { config: Config; siteUrl: SiteUrl }) =>
 // not from a browser page of another site, and meet the captcha and the limits like any other.
 export function checkVoteOrigin(request: Request, deps: { config: Config; siteUrl: SiteUrl }): void {
   const origin = request.headers.get('origin')
-  const crossSite = origin !== null ? !siteOrigins(deps).includes(origin) : request.headers.get('sec-fetch-site') === 'cross-site'
-  if (crossSite) throw forbidden('cross-site vote refused: votes are only accepted from this site\'s own vote page')
+  if (origin === null) {
+    if (request.headers.get('sec-fetch-site') === 'cross-site') throw forbidden('cross-site vote refused: votes are only accepted from this site\'s own vote page')
+    return
+  }
+  const own = siteOrigins(deps)
+  // A site whose base_url names another address than the one its players open refuses every
+  // vote here: the message says what was expected and which key sets it.
+  if (!own.includes(origin)) {
+    const [key, fix] = deps.siteUrl.configured ? ['set by site.base_url', 'change'] : ['site.base_url is not set', 'set']
+    throw forbidden(`cross-site vote refused: it comes from ${origin}, but votes are only accepted from this site's own vote page at ${own.join(', ')} (${key}): open the vote page there, or ${fix} site.base_url`)
+  }
 }
 
 // Resolves once the vote is durable. Votes arriving together may share one commit (on SQLite,

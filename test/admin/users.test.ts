@@ -140,16 +140,25 @@ describe('delete an account', () => {
 })
 
 describe('servers moderated by an administrator', () => {
-  test('hide, show and delete of another account\'s server are in the audit log; an owner deleting their own is not', async () => {
+  test('hide, show, edit and delete of another account\'s server are in the audit log; an owner editing or deleting their own is not', async () => {
     const { rt, app, admin, asAdmin, owner, server } = await site()
     await asAdmin('PATCH', `/api/v1/me/servers/${server.slug}`, { hidden: true })
     await asAdmin('PATCH', `/api/v1/me/servers/${server.slug}`, { hidden: true })
     await asAdmin('PATCH', `/api/v1/me/servers/${server.slug}`, { hidden: false })
+    // An edit lists the fields it changed; one that changes nothing is not written.
+    await asAdmin('PATCH', `/api/v1/me/servers/${server.slug}`, { name: 'Emerald Valley', description: 'Moderated.', modes: ['survival', 'pvp'] })
+    await asAdmin('PATCH', `/api/v1/me/servers/${server.slug}`, { name: 'Emerald Valley', modes: ['survival', 'pvp'] })
+    await asAdmin('PATCH', `/api/v1/me/servers/${server.slug}`, { name: 'Emerald Vale' })
     await asAdmin('DELETE', `/api/v1/me/servers/${server.slug}`)
     const own = await createServer({ ...rt, lookup: testLookup }, owner.id, { name: 'Own Realm', host: 'own.example.com' })
-    expect((await call(app, 'DELETE', `/api/v1/me/servers/${own.slug}`, { headers: await sessionOf(rt, owner.id) })).status).toBe(200)
+    const ownerHeaders = await sessionOf(rt, owner.id)
+    expect((await call(app, 'PATCH', `/api/v1/me/servers/${own.slug}`, { body: { name: 'Own Realm II' }, headers: ownerHeaders })).status).toBe(200)
+    expect((await call(app, 'DELETE', `/api/v1/me/servers/${own.slug}`, { headers: ownerHeaders })).status).toBe(200)
     expect(await auditActions(app, admin.headers)).toEqual([
-      'admin@example.com server.delete Emerald Valley', 'admin@example.com server.show Emerald Valley', 'admin@example.com server.hide Emerald Valley',
+      'admin@example.com server.delete Emerald Vale', 'admin@example.com server.update Emerald Valley', 'admin@example.com server.update Emerald Valley',
+      'admin@example.com server.show Emerald Valley', 'admin@example.com server.hide Emerald Valley',
     ])
+    const { entries } = (await (await call(app, 'GET', '/api/v1/admin/audit?limit=3', { headers: admin.headers })).json()) as { entries: { detail: unknown }[] }
+    expect(entries.map((e) => e.detail)).toEqual([{ slug: server.slug }, { fields: 'name' }, { fields: 'modes, description' }])
   })
 })

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { sessionCookieName } from '../../src/accounts/session.ts'
+import { launchChromium } from '../chromium.ts'
 import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 import { animatedGif, png } from '../media/images.ts'
 import { ownerSession } from '../owner/session.ts'
@@ -12,7 +13,7 @@ import { recordPageProblems } from './page-checks.ts'
 
 let browser: Browser
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+  browser = await launchChromium()
 })
 afterAll(async () => {
   await browser?.close()

@@ -7,7 +7,7 @@ const en = translatorFor('en')
 const fr = translatorFor('fr')
 
 // The few words the dashboard puts above a delivery failure, for the sentences the push and
-// webhook code write (docs/owners.md, "Votifier" and "Webhooks").
+// webhook and Discord code write (docs/owners.md, "Votifier", "Webhooks" and "Discord").
 describe('failureLabel', () => {
   test('names refused, timed out, wrong token, bad key and the other usual causes', () => {
     const cases: [string, number | null, string][] = [
@@ -20,6 +20,13 @@ describe('failureLabel', () => {
       ['DNS failure: mc.example.invalid could not be resolved (check the host name)', null, 'Host not found'],
       ['private target refused: mc.example.net resolves to 10.0.0.7; votelist only connects to public addresses', null, 'Address not allowed'],
       ['the receiver answered HTTP 503', 503, 'HTTP 503'],
+      ['the receiver answered HTTP 429', 429, 'HTTP 429'],
+      ['Discord answered 429: "You are being rate limited.": rate limited, so the next attempt waits 2 s, as Discord asked', 429, 'Rate limited'],
+      ['Discord answered 404: "Unknown Webhook (code 10015)" — the webhook no longer exists in Discord: set a new webhook URL, then Redeliver', 404, 'Webhook deleted'],
+      ['Discord answered 401: "Invalid Webhook Token (code 50027)" — the URL\'s token is wrong (was the webhook\'s URL reset?): set the new URL, then Redeliver', 401, 'Wrong webhook token'],
+      ['Discord answered 400: "Cannot send an empty message (code 50006)" — Discord refused this message, and would refuse it again, so retries stop', 400, 'Message refused'],
+      ['Discord answered 502: "Bad Gateway"', 502, 'HTTP 502'],
+      ['Discord answered 404: "Unknown Webhook (code 10015)" — the webhook no longer exists in Discord: set a new webhook URL, then Redeliver', null, 'Webhook deleted'],
       ['interrupted: votelist stopped during this attempt, so its outcome is unknown (a queued delivery is tried again)', null, 'Interrupted'],
       ['something nobody foresaw', null, 'Failed'],
     ]

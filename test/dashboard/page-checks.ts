@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { BrowserContext, Page } from 'playwright-core'
+import { expect } from 'bun:test'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { repoRoot } from '../spawn.ts'
 
 // What every dashboard view must pass in the browser tests, and the screenshots CI keeps.
@@ -106,4 +107,29 @@ export async function checkView(page: Page, name: string): Promise<Record<string
   }
   await page.setViewportSize(original)
   return found
+}
+
+// Runs `steps` on a fresh page of the dashboard at `base` (signed in with `cookie`, a `name=value`
+// pair, when given), then requires that the pages reached no other host and met no script error
+// or CSP violation. Confirmation dialogs are accepted. The context is closed whatever happens.
+export async function inDashboard(browser: Browser, base: string, cookie: string | null,
+  steps: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  try {
+    const external = await recordExternalRequests(context)
+    if (cookie) await signIn(context, base, cookie)
+    const page = await context.newPage()
+    page.on('dialog', (d) => void d.accept())
+    const problems = recordPageProblems(page)
+    await steps(page, context)
+    expect({ external, problems }).toEqual({ external: [], problems: [] })
+  } finally {
+    await context.close()
+  }
+}
+
+// The session cookie (`name=value`) given to the browser for the site at `base`.
+export function signIn(context: BrowserContext, base: string, cookie: string) {
+  const [name, value] = cookie.split('=')
+  return context.addCookies([{ name, value, url: base }])
 }

@@ -74,13 +74,13 @@ describe('attempt n of N', () => {
     await rt.queue.drain()
     const before = (await list()).body
     expect(before.attemptsPerSeries).toBe(3)
-    expect(before.deliveries.map((d: any) => [d.attempt, d.seriesAttempt, d.status])).toEqual([[3, 3, 'gave_up'], [2, 2, 'failed'], [1, 1, 'failed']])
+    expect(before.deliveries.map((d: any) => [d.attempt, d.seriesAttempt, d.redelivery, d.status])).toEqual([[3, 3, false, 'gave_up'], [2, 2, false, 'failed'], [1, 1, false, 'failed']])
 
     const id = before.deliveries[0].deliveryId
     expect((await call(app, 'POST', `/api/v1/me/servers/${server.slug}/deliveries/${id}/redeliver`, { headers: { cookie } })).status).toBe(200)
     await rt.queue.drain()
     const after = (await list()).body.deliveries
-    expect(after.map((d: any) => [d.attempt, d.seriesAttempt, d.status])[0]).toEqual([4, 1, 'succeeded'])
+    expect(after.map((d: any) => [d.attempt, d.seriesAttempt, d.redelivery, d.status])[0]).toEqual([4, 1, true, 'succeeded'])
   })
 
   test('the migration files attempts of older databases under their delivery\'s series', () => {

@@ -7,7 +7,7 @@ import { cleanupTemp, seedServer, tempDir, sqliteSite, testConfig, type TestRunt
 import { memoryLogger } from '../../src/log.ts'
 import { startVotifierReceiver, type VotifierReceiver } from '../push/votifier-receiver.ts'
 import { until } from '../until.ts'
-import { attemptRows, deliveryRows, deliveryRuntime, freePort, jobCount, useDeliveryHandler } from './setup.ts'
+import { attemptRows, deliveryRows, deliveryRuntime, freePort, jobCount, runNextDelivery, useDeliveryHandler } from './setup.ts'
 
 const receivers: VotifierReceiver[] = []
 afterEach(() => { for (const r of receivers.splice(0)) r.stop() })
@@ -25,14 +25,6 @@ function receiver(opts: Parameters<typeof startVotifierReceiver>[0] = {}) {
 const useVotifier = (rt: TestRuntime, serverId: string, port: number) =>
   rt.store.channels.putVotifier({ serverId, host: '127.0.0.1', port, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
 
-// Moves the clock to the next due job and runs what is due.
-async function runNextRetry(rt: TestRuntime) {
-  const next = rt.db.query(`SELECT min(run_at) AS at FROM job WHERE kind = 'delivery'`).get() as { at: number | null }
-  if (next.at === null) throw new Error('no delivery job left')
-  rt.clock.set(Math.max(rt.clock.now(), next.at))
-  return rt.queue.drain()
-}
-
 describe('retry schedule', () => {
   test('a dead listener: 8 attempts at 0, 1, 6, 21, 51, 111, 231 and 531 minutes, then gave_up', async () => {
     const { rt, server } = await deliveryRuntime()
@@ -42,7 +34,7 @@ describe('retry schedule', () => {
     await rt.queue.drain()
     for (let i = 1; i < 8; i++) {
       expect(await rt.queue.drain()).toBe(0) // nothing runs before its time
-      await runNextRetry(rt)
+      await runNextDelivery(rt)
     }
     const rows = attemptRows(rt)
     let at = t0
@@ -72,8 +64,8 @@ describe('retry schedule', () => {
     await recordVote(first, server, 'Steve', ['203.0.113.7'])
     const t0 = clock.now()
     await first.queue.drain()
-    await runNextRetry(first)
-    await runNextRetry(first)
+    await runNextDelivery(first)
+    await runNextDelivery(first)
     first.db.close()
 
     const second = sqliteSite(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
@@ -83,7 +75,7 @@ describe('retry schedule', () => {
     receivers.push(r)
     useVotifier(second, server.id, r.port)
     expect(await second.queue.drain()).toBe(0)
-    await runNextRetry(second)
+    await runNextDelivery(second)
     expect(r.votes.map((v) => v.username)).toEqual(['Steve'])
     expect(attemptRows(second).map((a) => [a.attempt, a.status, a.startedAt - t0])).toEqual([
       [1, 'failed', 0], [2, 'failed', MIN], [3, 'failed', 6 * MIN], [4, 'succeeded', 21 * MIN],

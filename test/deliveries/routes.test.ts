@@ -156,7 +156,7 @@ describe('GET /api/v1/me/servers/{slug}/deliveries', () => {
     const failed = all.deliveries[1]
     expect(failed).toEqual({
       id: expect.any(String), deliveryId: expect.any(String), voteId: steve.vote.id, pseudo: 'Steve', channel: 'webhook', test: false,
-      attempt: 1, seriesAttempt: 1, rateLimited: false, status: 'failed', error: 'the receiver answered HTTP 503', httpStatus: 503, durationMs: expect.any(Number),
+      attempt: 1, seriesAttempt: 1, rateLimited: false, redelivery: false, status: 'failed', error: 'the receiver answered HTTP 503', httpStatus: 503, durationMs: expect.any(Number),
       startedAt: new Date(steve.vote.createdAt).toISOString(), nextAttemptAt: new Date(steve.vote.createdAt + 60_000).toISOString(),
     })
     expect(all.deliveries[0].deliveryId).toBe(failed.deliveryId)

@@ -33,6 +33,14 @@ export const attemptRows = (rt: TestRuntime) => rt.db.query(`SELECT delivery_id 
 export const deliveryRows = (rt: TestRuntime) => rt.db.query(`SELECT id, channel, test, status, attempts, next_attempt_at AS nextAttemptAt
   FROM delivery ORDER BY created_at, channel`).all() as { id: string; channel: string; test: number; status: string; attempts: number; nextAttemptAt: number | null }[]
 
+// Moves the clock to the next due delivery job and runs what is due.
+export async function runNextDelivery(rt: TestRuntime) {
+  const next = rt.db.query(`SELECT min(run_at) AS at FROM job WHERE kind = 'delivery'`).get() as { at: number | null }
+  if (next.at === null) throw new Error('no delivery job left')
+  rt.clock.set(Math.max(rt.clock.now(), next.at))
+  return rt.queue.drain()
+}
+
 export const jobCount = (rt: TestRuntime) => (rt.db.query(`SELECT count(*) AS n FROM job WHERE kind = 'delivery'`).get() as { n: number }).n
 
 // A port nothing listens on: bind one, note it, close it.

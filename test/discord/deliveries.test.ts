@@ -3,8 +3,10 @@ import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
 import type { ConfigInput } from '../../src/config/load.ts'
 import { redeliver } from '../../src/deliveries/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
-import { attemptRows, deliveryRows, deliveryRuntime, jobCount } from '../deliveries/setup.ts'
-import { call, cleanupTemp, testApp, type TestRuntime } from '../helpers.ts'
+import { attemptRows, deliveryRows, deliveryRuntime, jobCount, runNextDelivery, useDeliveryHandler } from '../deliveries/setup.ts'
+import { manualClock } from '../../src/clock.ts'
+import { memoryLogger } from '../../src/log.ts'
+import { call, cleanupTemp, seedServer, sqliteSite, tempDir, testApp, testConfig, type TestRuntime } from '../helpers.ts'
 import { startDiscordReceiver, type DiscordReceiver } from './discord-receiver.ts'
 
 const receivers: DiscordReceiver[] = []
@@ -23,14 +25,6 @@ async function withDiscord(input: ConfigInput = {}, url?: (r: DiscordReceiver) =
 const rateLimitedRows = (rt: TestRuntime) =>
   (rt.db.query('SELECT attempt, status, rate_limited AS rateLimited, next_attempt_at AS nextAttemptAt FROM delivery_attempt ORDER BY id').all() as
     { attempt: number; status: string; rateLimited: number; nextAttemptAt: number | null }[])
-
-// Moves the clock to the next due job and runs what is due.
-async function runNext(rt: TestRuntime) {
-  const next = rt.db.query(`SELECT min(run_at) AS at FROM job WHERE kind = 'delivery'`).get() as { at: number | null }
-  if (next.at === null) throw new Error('no delivery job left')
-  rt.clock.set(Math.max(rt.clock.now(), next.at))
-  return rt.queue.drain()
-}
 
 describe('votes to Discord', () => {
   test('a vote posts one message with the player, the server and its votes this month', async () => {
@@ -85,13 +79,48 @@ describe('votes to Discord', () => {
     expect((rt.db.query(`SELECT run_at AS at FROM job WHERE kind = 'delivery' ORDER BY id`).all() as { at: number }[]).map((j) => j.at)).toEqual([t0 + 2000, t0 + 2000])
     rt.clock.set(t0 + 2000)
     await rt.queue.drain()
-    expect(r.received.map((m) => m.json.embeds[0].fields[0].value)).toEqual(['Steve', 'Steve', 'Alex'])
+    // Both messages were due at the same time and went out together, in either order.
+    expect(r.received[0].json.embeds[0].fields[0].value).toBe('Steve')
+    expect(r.received.slice(1).map((m) => m.json.embeds[0].fields[0].value).sort()).toEqual(['Alex', 'Steve'])
     expect(deliveryRows(rt).map((d) => d.status)).toEqual(['succeeded', 'succeeded'])
-    // The Deliveries tab: the rate-limited try did not use up attempt 1 of 8.
+    // The Deliveries tab: the rate-limited try did not use up attempt 1 of 8, and the try after it
+    // is not a redelivery although its attempt number went on.
     const items = rt.store.deliveries.attempts(server.id, Number.MAX_SAFE_INTEGER, 10)
-    expect(items.map((a) => [a.pseudo, a.attempt, a.seriesAttempt, a.rateLimited, a.status])).toEqual([
-      ['Alex', 1, 1, false, 'succeeded'], ['Steve', 2, 1, false, 'succeeded'], ['Steve', 1, 1, true, 'failed'],
+      .sort((a, b) => a.pseudo.localeCompare(b.pseudo) || b.attempt - a.attempt)
+    expect(items.map((a) => [a.pseudo, a.attempt, a.seriesAttempt, a.rateLimited, a.redelivery, a.status])).toEqual([
+      ['Alex', 1, 1, false, false, 'succeeded'], ['Steve', 2, 1, false, false, 'succeeded'], ['Steve', 1, 1, true, false, 'failed'],
     ])
+  })
+
+  test('durable: a restart during Discord\'s wait keeps the message, which goes out once the wait is over', async () => {
+    const dir = tempDir()
+    const input = { network: { allow_private_targets: true } }
+    const clock = manualClock()
+    const r = startDiscordReceiver()
+    receivers.push(r)
+    r.reply({ status: 429, retryAfter: 90 })
+    const first = sqliteSite(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
+    useDeliveryHandler(first)
+    const { server } = await seedServer(first)
+    first.store.channels.putDiscord(server.id, r.url(), clock.now())
+    const t0 = clock.now()
+    await recordVote(first, server, 'Steve', ['203.0.113.7'])
+    await first.queue.drain()
+    expect(r.received.length).toBe(1)
+    first.db.close()
+
+    // A new process on the same database: nothing is sent before the wait Discord asked for.
+    const second = sqliteSite(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
+    useDeliveryHandler(second)
+    clock.set(t0 + 89_000)
+    expect(await second.queue.drain()).toBe(0)
+    expect(r.received.length).toBe(1)
+    await runNextDelivery(second)
+    expect(r.received.map((m) => m.json.embeds[0].description)).toEqual(['**Steve** voted for **Emerald Valley**.', '**Steve** voted for **Emerald Valley**.'])
+    expect(attemptRows(second).map((a) => [a.attempt, a.status, a.httpStatus, a.startedAt - t0])).toEqual([[1, 'failed', 429, 0], [2, 'succeeded', 204, 90_000]])
+    expect(second.store.deliveries.attempts(server.id, Number.MAX_SAFE_INTEGER, 10).map((a) => [a.channel, a.seriesAttempt, a.rateLimited, a.status]))
+      .toEqual([['discord', 1, false, 'succeeded'], ['discord', 1, true, 'failed']])
+    expect(jobCount(second)).toBe(0)
   })
 
   test('a webhook that always answers 429: ten waits are free, then the schedule runs out as for any failure', async () => {
@@ -99,7 +128,7 @@ describe('votes to Discord', () => {
     r.reply(...Array.from({ length: 20 }, () => ({ status: 429 as const, retryAfter: 2 })))
     await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
-    while (jobCount(rt)) await runNext(rt)
+    while (jobCount(rt)) await runNextDelivery(rt)
     const rows = rateLimitedRows(rt)
     expect(rows.map((a) => [a.attempt, a.status, a.rateLimited])).toEqual([
       ...Array.from({ length: 10 }, (_, i) => [i + 1, 'failed', 1]),

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createSiteUrl } from '../../src/http/site-url.ts'
-import { call, cleanupTemp, testApp, testConfig, testRuntime } from '../helpers.ts'
+import { call, cleanupTemp, seedServer, testApp, testConfig, testRuntime } from '../helpers.ts'
+import { json } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 
@@ -89,6 +90,21 @@ describe('sign-up from each of the site\'s own origins', () => {
     expect(server.badgeUrl).toBe('http://localhost:9090/api/v1/servers/emerald-valley/badge.svg')
     const vote = (origin: string, pseudo: string) => call(app, 'POST', '/serveur/emerald-valley/voter', { body: { pseudo }, headers: { origin, accept: 'application/json', 'x-forwarded-for': pseudo } })
     expect((await vote('http://127.0.0.1:9090', 'Steve')).status).toBe(201)
-    expect((await vote('http://localhost:9091', 'Alex')).status).toBe(403)
+    expect(await json(await vote('http://localhost:9091', 'Alex'))).toEqual({
+      status: 403,
+      body: { ok: false, error: { code: 'FORBIDDEN', message: 'cross-site vote refused: it comes from http://localhost:9091, but votes are only accepted from this site\'s own vote page at http://localhost:9090, http://127.0.0.1:9090, http://[::1]:9090 (site.base_url is not set): open the vote page there, or set site.base_url' } },
+    })
+  })
+
+  test('with site.base_url: a vote from another origin is refused, naming the expected origin and the key', async () => {
+    const rt = testRuntime({ site: { base_url: 'https://vote.example.org/list' } })
+    const app = await testApp(rt)
+    await seedServer(rt, { name: 'Emerald Valley' })
+    const vote = (origin: string) => call(app, 'POST', '/serveur/emerald-valley/voter', { body: { pseudo: 'Steve' }, headers: { origin, accept: 'application/json' } })
+    expect(await json(await vote('http://127.0.0.1:8080'))).toEqual({
+      status: 403,
+      body: { ok: false, error: { code: 'FORBIDDEN', message: 'cross-site vote refused: it comes from http://127.0.0.1:8080, but votes are only accepted from this site\'s own vote page at https://vote.example.org (set by site.base_url): open the vote page there, or change site.base_url' } },
+    })
+    expect((await vote('https://vote.example.org')).status).toBe(201)
   })
 })

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 import { ownerSession } from '../owner/session.ts'
 import { animatedGif, jpegHeader, png, webpHeader } from './images.ts'
+import { expectServedImage } from './served-image.ts'
 
 afterAll(cleanupTemp)
 
@@ -29,14 +30,7 @@ describe('PUT /api/v1/me/servers/{slug}/banner', () => {
     const body = await r.json()
     expect(body).toEqual({ ok: true, banner: { url: expect.stringMatching(new RegExp(`^http://localhost:8080/api/v1/servers/${server.slug}/banner\\?v=[0-9a-f]{16}$`)), type: 'image/png', width: 468, height: 60, size: image.length } })
 
-    const path = new URL(body.banner.url).pathname + new URL(body.banner.url).search
-    const got = await call(app, 'GET', path)
-    expect(got.status).toBe(200)
-    expect(got.headers.get('content-type')).toBe('image/png')
-    expect(got.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-    expect(Buffer.from(await got.arrayBuffer()).equals(Buffer.from(image))).toBe(true)
-    const etag = got.headers.get('etag')!
-    expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
+    const etag = await expectServedImage(app, body.banner.url, image, 'image/png')
     const unversioned = await call(app, 'GET', `/api/v1/servers/${server.slug}/banner`)
     expect(unversioned.headers.get('cache-control')).toBe('public, max-age=300')
     const again = await call(app, 'GET', `/api/v1/servers/${server.slug}/banner`, { headers: { 'if-none-match': `W/${etag}` } })

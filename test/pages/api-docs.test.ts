@@ -65,9 +65,93 @@ test('the OpenAPI document lists the four verification endpoints with their para
 test('the examples in the document are valid answers of their own schemas', async () => {
   const { Value } = await import('@sinclair/typebox/value')
   const s = await import('../../src/verification/schema.ts')
-  for (const schema of [s.CheckResult, s.ClaimResult, s.VoteList, s.ServerStatistics, s.ErrorBody]) {
+  const ownership = await import('../../src/ownership/schema.ts')
+  const { ErrorBody } = await import('../../src/http/schema.ts')
+  for (const schema of [s.CheckResult, s.ClaimResult, s.VoteList, s.ServerStatistics, ErrorBody, ownership.VerificationRefused]) {
     const examples = (schema as { examples?: unknown[] }).examples ?? []
     expect(examples.length).toBeGreaterThan(0)
     for (const e of examples) expect(Value.Check(schema, e)).toBe(true)
   }
+})
+
+test('the document covers proven ownership, the Discord channel and the public record\'s verified mark', async () => {
+  const app = await testApp(testRuntime())
+  const doc = await (await call(app, 'GET', '/api/docs/json')).json() as { paths: Record<string, Record<string, Operation>> }
+  const verification = doc.paths['/api/v1/me/servers/{slug}/verification']
+  expect(Object.keys(verification).sort()).toEqual(['get', 'post'])
+  expect(Object.keys(verification.post.responses).sort()).toEqual(['200', '409'])
+  expect(Object.keys(verification.post.responses['409'].content['application/json'].schema.properties!).sort()).toEqual(['error', 'motd', 'ok'])
+  expect(verification.post.description).toContain('limits.verifications_per_minute')
+  expect(verification.get.description).toContain('MOTD')
+  expect(Object.keys(verification.get.responses['200'].content['application/json'].schema.properties!))
+    .toEqual(['ok', 'token', 'verified', 'verifiedAt', 'address', 'instructions', 'motd'])
+
+  const discord = doc.paths['/api/v1/me/servers/{slug}/discord']
+  expect(Object.keys(discord).sort()).toEqual(['delete', 'get', 'put'])
+  expect(discord.put.description).toContain('discord.com')
+  expect(doc.paths['/api/v1/me/servers/{slug}/deliveries'].get.description).toContain('`discord`')
+
+  const record = doc.paths['/api/v1/servers/{slug}'].get.responses['200'].content['application/json'].schema.properties as { server: { properties: Record<string, { type?: string }> } }
+  expect(record.server.properties.verified.type).toBe('boolean')
+})
+
+test('every administrator route and POST /api/v1/auth/reset are in the document with their bodies, answers and errors', async () => {
+  type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; format?: string }
+  type Op = { tags: string[]; summary: string; description: string; parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { description: string; content: Record<string, { schema: Schema }> }> }
+  const app = await testApp(testRuntime())
+  const doc = await (await call(app, 'GET', '/api/docs/json')).json() as { tags: { name: string; description: string }[]; paths: Record<string, Record<string, Op>> }
+  const op = (method: string, path: string) => doc.paths[path.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]
+  const errorShape = (s: Schema) => ({ type: s.type, keys: Object.keys(s.properties ?? {}), error: Object.keys(s.properties?.error?.properties ?? {}) })
+  const ERROR = { type: 'object', keys: ['ok', 'error'], error: ['code', 'message', 'field'] }
+  expect(doc.tags.find((t) => t.name === 'Admin')?.description).toContain('403 FORBIDDEN')
+
+  // Taken from the mounted routes: a new administrator route cannot be left out.
+  const admin = app.routes.filter((r) => r.path.startsWith('/api/v1/admin')).map((r) => [r.method, r.path] as const)
+  expect(admin.length).toBe(10)
+  for (const [method, path] of admin) {
+    const o = op(method, path)
+    const where = `${method} ${path}`
+    expect({ where, documented: o !== undefined }).toEqual({ where, documented: true })
+    expect({ where, tags: o!.tags, summary: o!.summary.length > 0, description: o!.description.length > 40 }).toEqual({ where, tags: ['Admin'], summary: true, description: true })
+    const ok = o!.responses['200']
+    const body = ok.content['application/json']?.schema ?? ok.content['application/vnd.sqlite3']?.schema
+    expect({ where, answer: body?.properties ? Object.keys(body.properties)[0] : body?.format }).toEqual({ where, answer: path === '/api/v1/admin/backup' ? 'binary' : 'ok' })
+    for (const status of ['401', '403']) {
+      expect({ where, status, error: errorShape(o!.responses[status]?.content['application/json'].schema ?? {}) }).toEqual({ where, status, error: ERROR })
+    }
+    if (path.includes(':id')) expect({ where, params: o!.parameters?.map((p) => `${p.in} ${p.name}`) }).toEqual({ where, params: ['path id'] })
+  }
+  const patch = op('PATCH', '/api/v1/admin/users/:id')!
+  const patchBody = patch.requestBody!.content['application/json'].schema
+  expect({ properties: patchBody.properties, required: patchBody.required ?? [] }).toEqual({ properties: { disabled: expect.objectContaining({ type: 'boolean' }), admin: expect.objectContaining({ type: 'boolean' }) }, required: [] })
+  expect(Object.keys(patch.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409'])
+  expect(Object.keys(op('DELETE', '/api/v1/admin/users/:id')!.responses).sort()).toEqual(['200', '401', '403', '404', '409'])
+  expect(Object.keys(op('POST', '/api/v1/admin/users/:id/reset-link')!.responses['200'].content['application/json'].schema.properties!)).toEqual(['ok', 'url', 'expiresAt'])
+  expect(op('GET', '/api/v1/admin/audit')!.parameters?.map((p) => `${p.in} ${p.name}`)).toEqual(['query limit', 'query before'])
+
+  const reset = op('POST', '/api/v1/auth/reset')!
+  const resetBody = reset.requestBody!.content['application/json'].schema
+  expect({ properties: Object.keys(resetBody.properties!), required: resetBody.required }).toEqual({ properties: ['token', 'password'], required: ['token', 'password'] })
+  expect(Object.keys(reset.responses['200'].content['application/json'].schema.properties!)).toEqual(['ok', 'user'])
+  for (const status of ['400', '403', '429']) expect({ status, error: errorShape(reset.responses[status].content['application/json'].schema) }).toEqual({ status, error: ERROR })
+})
+
+test('the document describes the listing media: the public record\'s iconUrl, bannerUrl and motd, the image routes and the banner upload', async () => {
+  const app = await testApp(testRuntime())
+  const doc = await (await call(app, 'GET', '/api/docs/json')).json() as { paths: Record<string, Record<string, Operation & { requestBody?: { content: Record<string, unknown> } }>> }
+  const record = doc.paths['/api/v1/servers/{slug}'].get.responses['200'].content['application/json'].schema.properties!.server as { required: string[]; properties: Record<string, { type: string | string[] }> }
+  expect(record.required).toEqual(expect.arrayContaining(['iconUrl', 'bannerUrl', 'motd']))
+  expect([record.properties.iconUrl.type, record.properties.bannerUrl.type, record.properties.motd.type]).toEqual(['string', ['string', 'null'], ['string', 'null']])
+  // Paths with a dot (icon.png, badge.svg) are listed like the others.
+  const icon = doc.paths['/api/v1/servers/{slug}/icon.png'].get
+  expect(Object.keys(icon.responses)).toEqual(['200', '304', '404'])
+  expect(Object.keys(icon.responses['200'].content)).toEqual(['image/png'])
+  expect(Object.keys(icon.responses['200'].headers!)).toEqual(['ETag', 'Cache-Control'])
+  expect(doc.paths['/api/v1/servers/{slug}/badge.svg'].get.summary).toBe('"Vote for us" badge')
+  const banner = doc.paths['/api/v1/servers/{slug}/banner'].get
+  expect(Object.keys(banner.responses['200'].content)).toEqual(['image/png', 'image/gif', 'image/jpeg', 'image/webp'])
+  const upload = doc.paths['/api/v1/me/servers/{slug}/banner']
+  expect(Object.keys(upload.put.requestBody!.content)).toEqual(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'application/octet-stream'])
+  expect(upload.put.description).toContain('468×60')
+  expect(upload.delete.summary).toBe('Remove the banner of one of my servers')
 })

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { launchChromium } from '../chromium.ts'
 import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
-import { recordPageProblems } from '../dashboard/page-checks.ts'
+import { recordExternalRequests, recordPageProblems } from '../dashboard/page-checks.ts'
 import { onFreeDualStackPort } from '../real-server.ts'
 import { seedListing } from './listing-seed.ts'
 
@@ -12,7 +13,7 @@ import { seedListing } from './listing-seed.ts'
 
 let browser: Browser
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+  browser = await launchChromium()
 })
 afterAll(async () => {
   await browser?.close()
@@ -105,19 +106,26 @@ describe('in a browser', () => {
     const base = `http://127.0.0.1:${app.server!.port}`
     for (const viewport of [PHONE, DESKTOP]) {
       const context = await browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'] })
+      const external = await recordExternalRequests(context)
       const page = await context.newPage()
       const problems = recordPageProblems(page)
       try {
         await page.goto(`${base}/`)
         const row = page.locator('ol.server-list > li').first()
-        for (const part of [row.locator('h2 a'), row.locator('.server-row-side a.button'), row.locator('.motd'), row.locator('img.server-icon')]) {
-          const box = (await part.boundingBox())!
-          expect({ viewport: viewport.width, bottom: box.y + box.height <= viewport.height }).toEqual({ viewport: viewport.width, bottom: true })
+        // The whole first row (banner, address and Vote included) on the first screen, unscrolled.
+        const box = (await row.boundingBox())!
+        expect({ viewport: viewport.width, top: box.y >= 0, bottom: box.y + box.height <= viewport.height })
+          .toEqual({ viewport: viewport.width, top: true, bottom: true })
+        for (const part of [row.locator('h2 a'), row.locator('.server-row-side a.button'), row.locator('.motd'), row.locator('img.server-icon'), row.locator('button[data-copy]')]) {
+          expect(await part.isVisible()).toBe(true)
         }
         expect(await row.locator('h2 a').textContent()).toBe(servers[0].name)
+        expect(await row.locator('code').textContent()).toBe('play.example.com')
         expect(await row.locator('.motd').textContent()).toBe('Gold Server 0 | play now')
-        expect(await row.locator('img.server-icon').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(64)
-        expect(await row.locator('img.banner').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(468)
+        // decode() settles once the image has arrived (the banner is lazy) and rejects a broken one.
+        const naturalWidth = (img: Element) => (img as HTMLImageElement).decode().then(() => (img as HTMLImageElement).naturalWidth)
+        expect(await row.locator('img.server-icon').evaluate(naturalWidth)).toBe(64)
+        expect(await row.locator('img.banner').evaluate(naturalWidth)).toBe(468)
         expect(await row.locator('.server-row-side a.button').getAttribute('href')).toBe(`/serveur/${servers[0].slug}/voter`)
         expect(await page.locator('main').textContent()).not.toContain('§')
         // The filters are folded away until asked for.
@@ -131,6 +139,8 @@ describe('in a browser', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
         expect({ viewport: viewport.width, overflow }).toEqual({ viewport: viewport.width, overflow: 0 })
         expect(problems).toEqual([])
+        // Icons, banners and MOTD styles all come from the site itself.
+        expect(external).toEqual([])
       } finally {
         await context.close()
       }
@@ -138,16 +148,18 @@ describe('in a browser', () => {
     await app.stop()
   }, 60_000)
 
-  test('axe-core finds no serious or critical violation on the ranking, server and vote pages', async () => {
+  test('axe-core finds no serious or critical violation on the ranking, the server page, the vote page, a refusal and the thank-you', async () => {
     const { port, rt, app } = await onFreeDualStackPort(async (port) => {
       const rt = testRuntime({ site: { base_url: `http://127.0.0.1:${port}` }, votes: { captcha: 'pow', captcha_difficulty: 50 } }, Date.now())
       return { port, rt, app: (await testApp(rt)).listen({ hostname: '::', port }) }
     })
     const servers = await seedListing(rt, 6)
     const base = `http://127.0.0.1:${port}`
-    const slug = servers[0].slug
+    let round = 0
     for (const viewport of [PHONE, DESKTOP]) {
       for (const scheme of ['light', 'dark'] as const) {
+        // A server of its own for each round, where this browser has not voted yet.
+        const slug = servers[round++].slug
         const page = await browser.newPage({ viewport, colorScheme: scheme })
         try {
           for (const path of ['/', `/serveur/${slug}`, `/serveur/${slug}/voter`, `/serveur/${slug}/voter?pseudo=x`]) {
@@ -163,6 +175,12 @@ describe('in a browser', () => {
           await page.locator('#vote-error').waitFor()
           expect(await page.locator('#vote-error').textContent()).toContain('Your player name must be')
           expect(await axeViolations(page)).toEqual([])
+          // Then a vote that counts: the thank-you in place of the form.
+          await page.locator('#pseudo').fill('Steve')
+          await page.locator('altcha-widget .altcha[data-state="verified"]').waitFor()
+          await Promise.all([page.waitForURL(/\/voter\?vote=/), page.locator('form[data-vote-form] button[type="submit"]').click()])
+          await page.locator('section.notice-success [data-local-time]').filter({ hasText: 'in your time zone' }).waitFor()
+          expect({ scheme, viewport: viewport.width, thanks: await axeViolations(page) }).toEqual({ scheme, viewport: viewport.width, thanks: [] })
         } finally {
           await page.close()
         }

@@ -37,6 +37,7 @@ describe('POST /api/v1/me/servers', () => {
           website: 'https://example.com/', hidden: false, verified: false, verifiedAt: null, listed: true, unlistedReason: null,
           rank: 1, monthlyVotes: 0, totalVotes: 0,
           voteUrl: 'http://localhost:8080/serveur/emeraude-valley/voter', badgeUrl: 'http://localhost:8080/api/v1/servers/emeraude-valley/badge.svg',
+          iconUrl: 'http://localhost:8080/api/v1/servers/emeraude-valley/icon.png', bannerUrl: null,
           createdAt: now, updatedAt: now,
         },
       },

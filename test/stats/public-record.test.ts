@@ -49,6 +49,8 @@ describe('GET /api/v1/servers/{slug}', () => {
         lastPingAt: expect.stringMatching(/^2026-11-22T12:00:0\d\.\d{3}Z$/), uptime: 0.75,
         voteUrl: 'https://list.example.org/serveur/emerald-valley/voter',
         badgeUrl: 'https://list.example.org/api/v1/servers/emerald-valley/badge.svg',
+        // No favicon in its answer: the site's default icon; no banner uploaded.
+        iconUrl: 'https://list.example.org/api/v1/servers/emerald-valley/icon.png', bannerUrl: null,
         createdAt: new Date(NOW - 40 * DAY).toISOString(),
       })
 

@@ -4,7 +4,8 @@ import type { TSchema } from 'elysia'
 import type { ConfigInput } from '../../src/config/load.ts'
 import { createKey } from '../../src/keys/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
-import { CheckResult, ClaimResult, ErrorBody, ServerStatistics, VoteList } from '../../src/verification/schema.ts'
+import { ErrorBody } from '../../src/http/schema.ts'
+import { CheckResult, ClaimResult, ServerStatistics, VoteList } from '../../src/verification/schema.ts'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 
 afterAll(cleanupTemp)

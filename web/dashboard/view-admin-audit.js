@@ -16,6 +16,7 @@ function details(e) {
   if (e.action === 'user.delete') return tn('dash.audit.withServers', Number(e.detail.servers))
   if (e.action === 'site.backup' && typeof e.detail.bytes === 'number') return t('dash.audit.megabytes', { size: formatNumber(e.detail.bytes / 1_048_576) })
   if (e.action === 'server.delete' && e.detail.slug) return `/serveur/${e.detail.slug}`
+  if (e.action === 'server.update' && e.detail.fields) return `changed: ${e.detail.fields}`
   return ''
 }
 

@@ -1,8 +1,9 @@
-// The "API and webhooks" tab: the three ways a vote reaches the owner, the Test button, and the
-// badge with the vote link.
+// The "API and webhooks" tab: the ways a vote reaches the owner, the Test button, and the badge
+// with the vote link.
 import { append, h } from './dom.js'
 import { t } from './i18n.js'
 import { badgeSection } from './badge-section.js'
+import { discordSection } from './discord-section.js'
 import { keysSection } from './keys-section.js'
 import { testPanel } from './test-panel.js'
 import { votifierSection } from './votifier-section.js'
@@ -18,6 +19,7 @@ export async function renderApiTab(el, server) {
     h('p', { class: 'lead' }, t('dash.api.lead')),
     votifierSection(server),
     webhookSection(server),
+    discordSection(server),
     testPanel(server),
     await keysSection(server),
     badgeSection(server))

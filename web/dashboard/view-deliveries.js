@@ -20,7 +20,9 @@ const REFRESH_MS = 3000
 function attemptText(d, perSeries) {
   if (d.test) return t('dash.deliveries.testAttempt')
   const text = t('dash.deliveries.attemptOf', { attempt: d.seriesAttempt, total: perSeries })
-  return d.attempt === d.seriesAttempt ? text : [text, h('div', { class: 'muted small' }, t('dash.deliveries.redelivery', { attempt: d.attempt }))]
+  // A rate-limited try is made again without using up its place in the schedule.
+  if (d.rateLimited) return [text, h('div', { class: 'muted small' }, t('dash.deliveries.rateLimited'))]
+  return d.redelivery ? [text, h('div', { class: 'muted small' }, t('dash.deliveries.redelivery', { attempt: d.attempt }))] : text
 }
 
 // The failure in a few words, above the delivery's own record of it (English, as the site wrote it).

@@ -223,6 +223,8 @@ export interface Server {
   updatedAt: string
 }
 
+// Why a server is off the public site (src/servers/sqlite-listed.ts).
+export type UnlistedReason = 'hidden' | 'disabled' | 'claimed' | 'unverified'
 /** @answer PUT /api/v1/me/servers/{slug}/banner 200 */
 export interface BannerAnswer {
   ok: true
@@ -237,8 +239,6 @@ export interface Banner {
   height: number
   size: number
 }
-// Why a server is off the public site (src/servers/sqlite-listed.ts).
-export type UnlistedReason = 'hidden' | 'disabled' | 'claimed' | 'unverified'
 
 /**
  * A server in the owner's lists: with its last ping (null before the first one).
@@ -421,6 +421,7 @@ export interface DeliveryAttempt {
   attempt: number
   seriesAttempt: number
   rateLimited: boolean
+  redelivery: boolean
   status: AttemptStatus
   error: string | null
   httpStatus: number | null
