@@ -47,7 +47,7 @@ describe('the ranking page', () => {
     expect(page.body).toContain('<link rel="stylesheet" href="/assets/site.css">')
     expect(page.body).toContain('id="global-players"')
     expect(page.body).not.toMatch(/(src|href)="https?:\/\/(?!list\.example\.org)/) // nothing from another host
-    expect(page.body).toContain('12<span class="muted"> / 100 players</span>')
+    expect(page.body).toContain('12<span class="muted"> / 100</span></span><span class="muted"> players</span>')
     expect(page.body).toContain('status-offline')
     expect(page.body).toContain('not measured yet')
 
