@@ -133,8 +133,9 @@ describe('in a browser', () => {
         await page.locator('details.filters-box > summary').click()
         expect(await page.locator('#search').isVisible()).toBe(true)
         // Copy: the address lands in the clipboard and the button says so.
+        // The label changes once the clipboard write resolves (and for 3 s): wait for it.
         await row.locator('button[data-copy]').click()
-        expect(await row.locator('button[data-copy]').textContent()).toContain('Copied!')
+        await row.locator('button[data-copy]', { hasText: 'Copied!' }).waitFor()
         expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('play.example.com')
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
         expect({ viewport: viewport.width, overflow }).toEqual({ viewport: viewport.width, overflow: 0 })
