@@ -18,7 +18,7 @@ import type { Store } from './store.ts'
 // and delivery attempts. Creating it starts nothing; serve (src/serve.ts) starts the work.
 export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?: Lookup } = {}) {
   const { config, clock, log, store } = rt
-  const queue = createJobQueue(store.jobs, clock, log)
+  const queue = createJobQueue(store.jobs, clock, log, { leaseMs: config.jobs.lease })
   return {
     ...rt,
     queue,
