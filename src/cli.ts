@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { userJson } from './accounts/schema.ts'
 import { createUser } from './accounts/service.ts'
-import { loadConfig, type Config } from './config/load.ts'
+import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError } from './config/schema.ts'
 import { backupDatabase } from './db/backup.ts'
@@ -47,7 +47,8 @@ Usage:
                                             list a server for an account; prints it as JSON
   votelist key create --server SLUG [--name N]
                                             create an API key; prints the key alone
-  votelist backup FILE [--config FILE]      write a consistent copy of the database to FILE
+  votelist backup FILE [--config FILE]      write a consistent copy of the SQLite database to FILE
+                                            (PostgreSQL: use pg_dump)
   votelist config check [--config FILE]     validate the configuration and exit
   votelist config example [--database PATH] print a commented votelist.toml with every default
   votelist version                          print the version
@@ -91,7 +92,7 @@ const config = (values: Record<string, unknown>, io: Io): Config => loadConfig(v
 // site itself: whoever runs it owns the files, as in a container running as root.)
 function dbConfig(values: Record<string, unknown>, io: Io): Config {
   const cfg = config(values, io)
-  refuseForeignOwner(cfg.database.path)
+  if (!cfg.database.url) refuseForeignOwner(cfg.database.path)
   return cfg
 }
 
@@ -101,7 +102,7 @@ async function withStore<T>(values: Record<string, unknown>, io: Io, fn: (rt: St
   try {
     return await fn(rt)
   } finally {
-    rt.store.close()
+    await rt.store.close()
   }
 }
 
@@ -174,6 +175,9 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const target = resolve(io.cwd, positionals[0])
     if (existsSync(target)) throw new ApiError(409, 'CONFLICT', `${target} already exists; choose a new file`)
     const cfg = dbConfig(values, io)
+    if (cfg.database.url) {
+      throw new ApiError(409, 'CONFLICT', `the site's database is PostgreSQL (${databaseLabel(cfg)}): back it up with its own tools, e.g. pg_dump --format=custom --file=${positionals[0]} followed by the database URL, or the server's continuous archiving; votelist backup copies SQLite files only`)
+    }
     if (!existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
     backupDatabase(cfg.database.path, target)
     io.out(target)
@@ -185,7 +189,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (args[0] === 'check') {
       const { values } = parse(args.slice(1), {})
       const cfg = config(values, io)
-      io.out(`configuration is valid (${cfg.source ?? 'built-in defaults'}); database: ${cfg.database.path}`)
+      io.out(`configuration is valid (${cfg.source ?? 'built-in defaults'}); database: ${databaseLabel(cfg)}`)
       return EXIT.ok
     }
     if (args[0] === 'example') {

@@ -1,5 +1,6 @@
 import type { AnyElysia } from 'elysia'
 import { createApp, type App } from './app.ts'
+import { databaseLabel } from './config/load.ts'
 import { acquireInstanceLock } from './db/instance-lock.ts'
 import { closeInterruptedDeliveries } from './deliveries/service.ts'
 import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
@@ -16,18 +17,26 @@ export interface ServeOptions {
   extend?: (app: App) => AnyElysia
 }
 
-// The site's life: take the database for this process, re-queue jobs a previous process left
-// half done, listen, run the scheduler; on the stop signal stop accepting connections, let the
+// The site's life: take the database for this process (SQLite), re-queue jobs a previous process
+// left half done, listen, run the scheduler; on the stop signal stop accepting connections, let the
 // requests in flight and the running jobs finish, save the keys' last-used times, then close
 // the store (SQLite checkpoints the WAL into the main file). Closes the store in every case.
 export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void> {
   const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
   let lock: { release(): void } | null = null
   try {
-    lock = acquireInstanceLock(rt.config.database.path)
-    const released = await rt.queue.releaseLeases()
-    if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
-    await closeInterruptedDeliveries(rt)
+    if (rt.store.kind === 'sqlite') {
+      // The only process on this database: every lease and every attempt in progress was left by
+      // one that is gone.
+      lock = acquireInstanceLock(rt.config.database.path)
+      const released = await rt.queue.releaseLeases()
+      if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
+      await closeInterruptedDeliveries(rt)
+    } else {
+      // Other instances may be running jobs: theirs are taken again once their leases end (never
+      // released here), and an attempt still pending after a whole lease was cut short.
+      await closeInterruptedDeliveries(rt, rt.clock.now() - rt.config.jobs.lease)
+    }
     registerSiteWork(rt)
     const base = await createApp(rt)
     const app = opts.extend ? opts.extend(base) : base
@@ -40,7 +49,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
       throw new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
     }
     rt.scheduler.start()
-    rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: rt.config.database.path, config: rt.config.source })
+    rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: databaseLabel(rt.config), config: rt.config.source })
     const signal = await stopSignal
     rt.log.info('stopping: finishing in-flight requests and jobs', typeof signal === 'string' ? { signal } : undefined)
     await app.stop()
@@ -49,7 +58,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     // that no request can use a key any more, or up to a minute of it would be lost.
     await flushKeyUse(rt)
   } finally {
-    rt.store.close()
+    await rt.store.close()
     lock?.release()
   }
   rt.log.info('stopped')

@@ -34,8 +34,10 @@ export interface StoreWrites<Tx> {
 }
 
 export interface StoreControl {
-  readonly kind: 'sqlite'
-  close(): void
+  // SQLite is used by one process at a time (serve holds an instance lock); several processes
+  // may share a PostgreSQL database.
+  readonly kind: 'sqlite' | 'postgres'
+  close(): Awaitable<void>
 }
 
 export class ScriptError extends Error {}

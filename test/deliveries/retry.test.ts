@@ -93,7 +93,7 @@ describe('retry schedule', () => {
 
   test('a process killed during an attempt: the attempt is closed as interrupted and tried again at the next start', async () => {
     const dir = tempDir()
-    const input = { network: { allow_private_targets: true }, deliveries: { votifier_read_timeout: '60s' } }
+    const input = { network: { allow_private_targets: true }, deliveries: { votifier_read_timeout: '60s' }, jobs: { lease: '5m' } }
     const seedRt = sqliteSite(testConfig(input, dir), { log: memoryLogger() })
     const { server } = await seedServer(seedRt)
     const silent = receiver({ greeting: 'none' })
