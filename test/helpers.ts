@@ -1,3 +1,4 @@
+import { SQL } from 'bun'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,14 +9,16 @@ import { manualClock, type ManualClock } from '../src/clock.ts'
 import { parseConfig, type Config, type ConfigInput } from '../src/config/load.ts'
 import { migrate } from '../src/db/migrate.ts'
 import { openDatabase } from '../src/db/open.ts'
+import { rows as postgresRows } from '../src/db/postgres-client.ts'
 import { createKey, hashKey } from '../src/keys/service.ts'
 import { memoryLogger, type Logger } from '../src/log.ts'
 import type { Lookup } from '../src/net/guard.ts'
-import { storeRuntime } from '../src/runtime.ts'
+import { openStore, storeRuntime } from '../src/runtime.ts'
 import { createServer } from '../src/servers/service.ts'
 import type { ServerCreate } from '../src/servers/schema.ts'
 import { createSite, type Site } from '../src/site.ts'
 import { sqliteStore, type SqliteStore } from '../src/store.ts'
+import { createTestDatabase, dollarParams, onTestEnd, type Backend } from './backends.ts'
 
 const made: string[] = []
 
@@ -67,6 +70,47 @@ export function testRuntime(input: ConfigInput = {}, start?: number, opts: { loo
   return sqliteSite(testConfig(input), { clock: manualClock(start), log: memoryLogger(), lookup: opts.lookup ?? testLookup }) as TestRuntime
 }
 
+// A site on either backend, with the tests' own queries: `rows` and `row` take SQL written for
+// both (`?` parameters; camelCase aliases quoted; "user" quoted) and give numbers for integers.
+export type BackendRuntime = Site & {
+  clock: ManualClock
+  log: ReturnType<typeof memoryLogger>
+  backend: Backend
+  rows<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>
+  row<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T | null>
+}
+
+// A migrated site on a fresh database of `backend` (see testRuntime); on PostgreSQL it is closed
+// and its database dropped after the test (describeBackends).
+export async function siteOn(backend: Backend, input: ConfigInput = {}, start?: number, opts: { lookup?: Lookup } = {}): Promise<BackendRuntime> {
+  let rt: Site & { clock: ManualClock; log: ReturnType<typeof memoryLogger> }
+  let rows: (sql: string, params: unknown[]) => Promise<unknown[]>
+  if (backend === 'sqlite') {
+    const sqlite = testRuntime(input, start, opts)
+    rt = sqlite
+    rows = async (sql, params) => sqlite.db.query(sql).all(...(params as string[]))
+  } else {
+    const db = await createTestDatabase()
+    const clock = manualClock(start)
+    const log = memoryLogger()
+    const config = testConfig({ ...input, database: { url: db.url, ...input.database } })
+    rt = Object.assign(createSite(await openStore(config, { clock, log }), { lookup: opts.lookup ?? testLookup }), { clock, log })
+    // The tests' own queries have a connection of their own, opened by the first one.
+    let raw: SQL | null = null
+    rows = (sql, params) => postgresRows(raw ??= new SQL({ url: db.url, max: 1 }), dollarParams(sql), params)
+    onTestEnd(async () => {
+      await rt.store.close()
+      await raw?.close()
+      await db.drop()
+    })
+  }
+  return Object.assign(rt, {
+    backend,
+    rows: <T>(sql: string, ...params: unknown[]) => rows(sql, params) as Promise<T[]>,
+    row: async <T>(sql: string, ...params: unknown[]) => ((await rows(sql, params))[0] ?? null) as T | null,
+  })
+}
+
 // The whole app on a test runtime (async: the static plugin lists embedded files first).
 export function testApp(rt: Site) {
   return createApp(rt)
@@ -97,5 +141,5 @@ export async function seedServer(rt: Site, server: Partial<ServerCreate> = {}, e
 }
 
 // The stored row of an API key, read by its secret.
-export const keyRow = (rt: TestRuntime, key: string) =>
-  rt.db.query('SELECT id, revoked_at AS revokedAt FROM api_key WHERE hash = ?').get(hashKey(key)) as { id: string; revokedAt: number | null } | null
+export const keyRow = (rt: BackendRuntime, key: string) =>
+  rt.row<{ id: string; revokedAt: number | null }>('SELECT id, revoked_at AS "revokedAt" FROM api_key WHERE hash = ?', hashKey(key))
