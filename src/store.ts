@@ -118,13 +118,16 @@ function postgresRepositories() {
   } satisfies Repositories)
 }
 
+// The store over a pool of a migrated PostgreSQL database.
+export const postgresStore = (pg: Pg): Store => createPostgresStore(pg, postgresRepositories())
+
 // Connects to the PostgreSQL database, applies the migrations it lacks (under an advisory lock)
 // and builds the store. `label`: the database's address without its password, for messages.
 export async function openPostgresStore(o: PostgresOptions & { label: string }, now: number): Promise<{ store: Store; migrated: string[] }> {
   const pg = connectPostgres(o)
   try {
     const migrated = await migratePostgres(pg, undefined, now)
-    return { store: createPostgresStore(pg, postgresRepositories()), migrated }
+    return { store: postgresStore(pg), migrated }
   } catch (e) {
     await pg.close()
     throw postgresFault(e, o.label)

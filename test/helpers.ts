@@ -1,4 +1,3 @@
-import { SQL } from 'bun'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,15 +8,15 @@ import { manualClock, type ManualClock } from '../src/clock.ts'
 import { parseConfig, type Config, type ConfigInput } from '../src/config/load.ts'
 import { migrate } from '../src/db/migrate.ts'
 import { openDatabase } from '../src/db/open.ts'
-import { rows as postgresRows } from '../src/db/postgres-client.ts'
+import { connectPostgres, rows as postgresRows } from '../src/db/postgres-client.ts'
 import { createKey, hashKey } from '../src/keys/service.ts'
 import { memoryLogger, type Logger } from '../src/log.ts'
 import type { Lookup } from '../src/net/guard.ts'
-import { openStore, storeRuntime } from '../src/runtime.ts'
+import { storeRuntime } from '../src/runtime.ts'
 import { createServer } from '../src/servers/service.ts'
 import type { ServerCreate } from '../src/servers/schema.ts'
 import { createSite, type Site } from '../src/site.ts'
-import { sqliteStore, type SqliteStore } from '../src/store.ts'
+import { postgresStore, sqliteStore, type SqliteStore } from '../src/store.ts'
 import { createTestDatabase, dollarParams, onTestEnd, type Backend } from './backends.ts'
 
 const made: string[] = []
@@ -90,17 +89,17 @@ export async function siteOn(backend: Backend, input: ConfigInput = {}, start?: 
     rt = sqlite
     rows = async (sql, params) => sqlite.db.query(sql).all(...(params as string[]))
   } else {
+    // As openStore opens it, on a copy of the migrated template; the tests' own queries share its pool.
     const db = await createTestDatabase()
-    const clock = manualClock(start)
-    const log = memoryLogger()
     const config = testConfig({ ...input, database: { url: db.url, ...input.database } })
-    rt = Object.assign(createSite(await openStore(config, { clock, log }), { lookup: opts.lookup ?? testLookup }), { clock, log })
-    // The tests' own queries have a connection of their own, opened by the first one.
-    let raw: SQL | null = null
-    rows = (sql, params) => postgresRows(raw ??= new SQL({ url: db.url, max: 1 }), dollarParams(sql), params)
+    const { url, pool_size: poolSize, statement_timeout: statementTimeoutMs } = config.database
+    const pg = connectPostgres({ url, poolSize, statementTimeoutMs })
+    const store = postgresStore(pg)
+    const runtime = storeRuntime({ config, store, migrated: [], secret: await store.settings.get('secret') }, { clock: manualClock(start), log: memoryLogger() })
+    rt = createSite(runtime, { lookup: opts.lookup ?? testLookup }) as typeof rt
+    rows = (sql, params) => postgresRows(pg, dollarParams(sql), params)
     onTestEnd(async () => {
-      await rt.store.close()
-      await raw?.close()
+      await store.close()
       await db.drop()
     })
   }
