@@ -2,10 +2,9 @@ import type { AnyElysia } from 'elysia'
 import { createApp, type App } from './app.ts'
 import { databaseLabel } from './config/load.ts'
 import { acquireInstanceLock } from './db/instance-lock.ts'
-import { closeInterruptedDeliveries } from './deliveries/service.ts'
 import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
 import type { Logger } from './log.ts'
-import { registerSiteWork, type Site } from './site.ts'
+import { recoverInterruptedWork, registerSiteWork, type Site } from './site.ts'
 import { VERSION } from './version.ts'
 
 export class StartError extends Error {}
@@ -25,18 +24,8 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
   const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
   let lock: { release(): void } | null = null
   try {
-    if (rt.store.kind === 'sqlite') {
-      // The only process on this database: every lease and every attempt in progress was left by
-      // one that is gone.
-      lock = acquireInstanceLock(rt.config.database.path)
-      const released = await rt.queue.releaseLeases()
-      if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
-      await closeInterruptedDeliveries(rt)
-    } else {
-      // Other instances may be running jobs: theirs are taken again once their leases end (never
-      // released here), and an attempt still pending after a whole lease was cut short.
-      await closeInterruptedDeliveries(rt, rt.clock.now() - rt.config.jobs.lease)
-    }
+    if (rt.store.kind === 'sqlite') lock = acquireInstanceLock(rt.config.database.path)
+    await recoverInterruptedWork(rt)
     registerSiteWork(rt)
     const base = await createApp(rt)
     const app = opts.extend ? opts.extend(base) : base

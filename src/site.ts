@@ -4,6 +4,7 @@ import { registerSessionWork } from './accounts/session.ts'
 import { registerCaptchaWork } from './captcha/service.ts'
 import { registerDeliveryWork } from './deliveries/attempt.ts'
 import { createDeliveryGate } from './deliveries/gate.ts'
+import { closeInterruptedDeliveries } from './deliveries/service.ts'
 import { SlidingWindowLimiter } from './http/rate-limit.ts'
 import { createJobQueue, registerQueueDrain } from './jobs/queue.ts'
 import { createScheduler } from './jobs/scheduler.ts'
@@ -58,4 +59,19 @@ export function registerSiteWork(site: Site): void {
   registerSessionWork(site.scheduler, site)
   registerStatsWork(site.scheduler, site)
   registerCaptchaWork(site.scheduler, site)
+}
+
+// At start, before any job runs: what a process that is gone left half done. On SQLite this process
+// is the database's only user (serve holds the instance lock), so every lease and every attempt
+// still pending was left by one that is gone. On PostgreSQL other instances may be at work: their
+// leases are left to end (a lease outlives the longest attempt), and only the attempts pending for
+// longer than a lease are closed.
+export async function recoverInterruptedWork(site: Site): Promise<void> {
+  if (site.store.kind === 'sqlite') {
+    const released = await site.queue.releaseLeases()
+    if (released) site.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
+    await closeInterruptedDeliveries(site)
+  } else {
+    await closeInterruptedDeliveries(site, site.clock.now() - site.config.jobs.lease)
+  }
 }

@@ -82,27 +82,40 @@ export type BackendRuntime = Site & {
 // A migrated site on a fresh database of `backend` (see testRuntime); on PostgreSQL it is closed
 // and its database dropped after the test (describeBackends).
 export async function siteOn(backend: Backend, input: ConfigInput = {}, start?: number, opts: { lookup?: Lookup } = {}): Promise<BackendRuntime> {
-  let rt: Site & { clock: ManualClock; log: ReturnType<typeof memoryLogger> }
-  let rows: (sql: string, params: unknown[]) => Promise<unknown[]>
   if (backend === 'sqlite') {
     const sqlite = testRuntime(input, start, opts)
-    rt = sqlite
-    rows = async (sql, params) => sqlite.db.query(sql).all(...(params as string[]))
-  } else {
-    // As openStore opens it, on a copy of the migrated template; the tests' own queries share its pool.
-    const db = await createTestDatabase()
-    const config = testConfig({ ...input, database: { url: db.url, ...input.database } })
-    const { url, pool_size: poolSize, statement_timeout: statementTimeoutMs } = config.database
-    const pg = connectPostgres({ url, poolSize, statementTimeoutMs })
-    const store = postgresStore(pg)
-    const runtime = storeRuntime({ config, store, migrated: [], secret: await store.settings.get('secret') }, { clock: manualClock(start), log: memoryLogger() })
-    rt = createSite(runtime, { lookup: opts.lookup ?? testLookup }) as typeof rt
-    rows = (sql, params) => postgresRows(pg, dollarParams(sql), params)
-    onTestEnd(async () => {
-      await store.close()
-      await db.drop()
-    })
+    return withQueries(sqlite, 'sqlite', async (sql, params) => sqlite.db.query(sql).all(...(params as string[])))
   }
+  const db = await createTestDatabase()
+  onTestEnd(() => db.drop())
+  return postgresSite(testConfig({ ...input, database: { url: db.url, ...input.database } }), { clock: manualClock(start), lookup: opts.lookup })
+}
+
+// The [database] settings that open the database of `config` again (another process's config).
+export const databaseInput = (config: Config) => (config.database.url ? { url: config.database.url } : { path: config.database.path })
+
+// Another site on the database of `rt`, as a restarted process would open it (with the same
+// clock unless one is given).
+export function siteAgain(rt: BackendRuntime, opts: { clock?: ManualClock } = {}): Promise<BackendRuntime> | BackendRuntime {
+  const clock = opts.clock ?? rt.clock
+  if (rt.backend === 'postgres') return postgresSite(rt.config, { clock })
+  const sqlite = sqliteSite(rt.config, { clock, log: memoryLogger(), lookup: testLookup }) as TestRuntime
+  return withQueries(sqlite, 'sqlite', async (sql, params) => sqlite.db.query(sql).all(...(params as string[])))
+}
+
+// As openStore opens it, on a migrated database; the tests' own queries share its pool, which is
+// closed at the end of the test.
+async function postgresSite(config: Config, opts: { clock: ManualClock; lookup?: Lookup }): Promise<BackendRuntime> {
+  const { url, pool_size: poolSize, statement_timeout: statementTimeoutMs } = config.database
+  const pg = connectPostgres({ url, poolSize, statementTimeoutMs })
+  const store = postgresStore(pg)
+  onTestEnd(async () => { await store.close() })
+  const runtime = storeRuntime({ config, store, migrated: [], secret: await store.settings.get('secret') }, { clock: opts.clock, log: memoryLogger() })
+  const rt = createSite(runtime, { lookup: opts.lookup ?? testLookup }) as Site & { clock: ManualClock; log: ReturnType<typeof memoryLogger> }
+  return withQueries(rt, 'postgres', (sql, params) => postgresRows(pg, dollarParams(sql), params))
+}
+
+function withQueries(rt: Site & { clock: ManualClock; log: ReturnType<typeof memoryLogger> }, backend: Backend, rows: (sql: string, params: unknown[]) => Promise<unknown[]>): BackendRuntime {
   return Object.assign(rt, {
     backend,
     rows: <T>(sql: string, ...params: unknown[]) => rows(sql, params) as Promise<T[]>,
