@@ -5,7 +5,8 @@ import { registerCaptchaWork } from './captcha/service.ts'
 import { registerDeliveryWork } from './deliveries/attempt.ts'
 import { createDeliveryGate } from './deliveries/gate.ts'
 import { closeInterruptedDeliveries } from './deliveries/service.ts'
-import { SlidingWindowLimiter } from './http/rate-limit.ts'
+import { SharedWindowLimiter } from './cluster/limiter.ts'
+import { SlidingWindowLimiter, type RateLimiter } from './http/rate-limit.ts'
 import { createJobQueue, registerQueueDrain } from './jobs/queue.ts'
 import { createScheduler } from './jobs/scheduler.ts'
 import { createKeyCache, registerKeyWork } from './keys/cache.ts'
@@ -19,6 +20,11 @@ import type { Store } from './store.ts'
 // and delivery attempts. Creating it starts nothing; serve (src/serve.ts) starts the work.
 export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?: Lookup } = {}) {
   const { config, clock, log, store } = rt
+  const { cluster } = store
+  // One process keeps its limits in memory; instances sharing a database count in it, so that a
+  // limit holds whichever of them answers.
+  const limiter = (name: string, limit: number, windowMs?: number): RateLimiter =>
+    cluster ? new SharedWindowLimiter(cluster, name, limit, windowMs) : new SlidingWindowLimiter(limit, windowMs)
   const queue = createJobQueue(store.jobs, clock, log, { leaseMs: config.jobs.lease })
   return {
     ...rt,
@@ -28,12 +34,12 @@ export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?
     // one that never leaves the machine.
     lookup: opts.lookup ?? systemLookup,
     limits: {
-      keyed: new SlidingWindowLimiter(config.limits.keyed_per_minute),
-      public: new SlidingWindowLimiter(config.limits.public_per_minute),
-      login: new SlidingWindowLimiter(config.accounts.login_attempts_per_minute),
-      failedLogins: new SlidingWindowLimiter(config.accounts.failed_logins_per_account, FAILED_LOGIN_WINDOW_MS),
-      votes: new SlidingWindowLimiter(config.limits.vote_attempts_per_minute),
-      testVotes: new SlidingWindowLimiter(config.limits.test_votes_per_minute),
+      keyed: limiter('keyed', config.limits.keyed_per_minute),
+      public: limiter('public', config.limits.public_per_minute),
+      login: limiter('login', config.accounts.login_attempts_per_minute),
+      failedLogins: limiter('failed_login', config.accounts.failed_logins_per_account, FAILED_LOGIN_WINDOW_MS),
+      votes: limiter('vote', config.limits.vote_attempts_per_minute),
+      testVotes: limiter('test_vote', config.limits.test_votes_per_minute),
     },
     hashGate: new HashGate(config.accounts.hash_concurrency),
     // hash → live API key; the revoke route calls keyCache.forgetKey(id).
@@ -51,9 +57,11 @@ export type Site<S extends Store = Store> = ReturnType<typeof createSite<S>>
 export function registerSiteWork(site: Site): void {
   registerQueueDrain(site.scheduler, site.queue)
   registerDeliveryWork(site.queue, site)
-  // Every limiter of the site forgets its idle keys once a minute.
-  site.scheduler.every('limits.sweep', 60_000, (now) => {
-    for (const limiter of Object.values(site.limits)) limiter.sweep(now)
+  // Every limiter forgets its idle keys once a minute: in memory, or in the shared database.
+  const { cluster } = site.store
+  site.scheduler.every('limits.sweep', 60_000, async (now) => {
+    if (cluster) await cluster.purgeLimits(now)
+    else for (const limiter of Object.values(site.limits)) if (limiter instanceof SlidingWindowLimiter) limiter.sweep(now)
   })
   registerKeyWork(site.scheduler, site.keyCache)
   registerSessionWork(site.scheduler, site)

@@ -7,6 +7,8 @@ import { sqliteCaptchaRepo } from './captcha/sqlite-repo.ts'
 import type { ChannelsRepo } from './channels/repo.ts'
 import { postgresChannelsRepo } from './channels/postgres-repo.ts'
 import { sqliteChannelsRepo } from './channels/sqlite-repo.ts'
+import { postgresClusterRepo } from './cluster/postgres-repo.ts'
+import type { ClusterRepo } from './cluster/repo.ts'
 import { migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
 import { connectPostgres, postgresFault, type Pg, type PostgresOptions } from './db/postgres-client.ts'
@@ -56,8 +58,9 @@ export interface Repositories {
   captcha: CaptchaRepo
 }
 
-// The database as the code sees it: the repositories, and write() for what must be atomic.
-export type Store = Repositories & StoreWrites<Repositories> & StoreControl
+// The database as the code sees it: the repositories, write() for what must be atomic, and
+// what several instances share through it (null on SQLite, which one process uses).
+export type Store = Repositories & StoreWrites<Repositories> & StoreControl & { readonly cluster: ClusterRepo | null }
 
 type Database = ReturnType<typeof openDatabase>
 
@@ -82,7 +85,7 @@ function sqliteRepositories(db: Database) {
 
 // The store over an open, migrated SQLite database. Its repositories answer plain values, which
 // its type keeps (tests read them without awaiting).
-export const sqliteStore = (db: Database) => createSqliteStore(db, sqliteRepositories(db))
+export const sqliteStore = (db: Database) => ({ ...createSqliteStore(db, sqliteRepositories(db)), cluster: null })
 export type SqliteStore = ReturnType<typeof sqliteStore>
 
 // Opens the SQLite file, applies the migrations it lacks and builds the store. `migrated`: the
@@ -119,7 +122,7 @@ function postgresRepositories() {
 }
 
 // The store over a pool of a migrated PostgreSQL database.
-export const postgresStore = (pg: Pg): Store => createPostgresStore(pg, postgresRepositories())
+export const postgresStore = (pg: Pg): Store => ({ ...createPostgresStore(pg, postgresRepositories()), cluster: postgresClusterRepo(pg) })
 
 // Connects to the PostgreSQL database, applies the migrations it lacks (under an advisory lock)
 // and builds the store. `label`: the database's address without its password, for messages.

@@ -11,6 +11,7 @@ import m0020 from '../../migrations/0020_captcha.sql' with { type: 'text' }
 import m0040 from '../../migrations/0040_delivery_series.sql' with { type: 'text' }
 import m0050 from '../../migrations/0050_stats_median.sql' with { type: 'text' }
 import m0060 from '../../migrations/0060_attempt_series.sql' with { type: 'text' }
+import m0090 from '../../migrations/0090_cluster.sql' with { type: 'text' }
 import p0001 from '../../migrations/postgres/0001_accounts_servers.sql' with { type: 'text' }
 import p0002 from '../../migrations/postgres/0002_votes.sql' with { type: 'text' }
 import p0003 from '../../migrations/postgres/0003_notifications.sql' with { type: 'text' }
@@ -20,6 +21,7 @@ import p0020 from '../../migrations/postgres/0020_captcha.sql' with { type: 'tex
 import p0040 from '../../migrations/postgres/0040_delivery_series.sql' with { type: 'text' }
 import p0050 from '../../migrations/postgres/0050_stats_median.sql' with { type: 'text' }
 import p0060 from '../../migrations/postgres/0060_attempt_series.sql' with { type: 'text' }
+import p0090 from '../../migrations/postgres/0090_cluster.sql' with { type: 'text' }
 
 export interface Migration {
   name: string
@@ -36,6 +38,7 @@ export const migrations: readonly Migration[] = [
   { name: '0040_delivery_series', sql: m0040 },
   { name: '0050_stats_median', sql: m0050 },
   { name: '0060_attempt_series', sql: m0060 },
+  { name: '0090_cluster', sql: m0090 },
 ]
 
 export const postgresMigrations: readonly Migration[] = [
@@ -48,4 +51,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '0040_delivery_series', sql: p0040 },
   { name: '0050_stats_median', sql: p0050 },
   { name: '0060_attempt_series', sql: p0060 },
+  { name: '0090_cluster', sql: p0090 },
 ]

@@ -75,7 +75,7 @@ export async function runScriptAsync<T>(script: TxScript<T>): Promise<T> {
 }
 
 // For hot paths: `fn` of a repository result, synchronously when it is a plain value (no
-// microtask, no promise), after it resolves otherwise.
-export function then<T, R>(value: Awaitable<T>, fn: (value: T) => R): Awaitable<R> {
+// microtask, no promise), after it resolves otherwise. `fn` may answer a promise in turn.
+export function then<T, R>(value: Awaitable<T>, fn: (value: T) => Awaitable<R>): Awaitable<R> {
   return value instanceof Promise ? value.then(fn) : fn(value)
 }
