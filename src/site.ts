@@ -10,6 +10,7 @@ import { SlidingWindowLimiter, type RateLimiter } from './http/rate-limit.ts'
 import { createJobQueue, registerQueueDrain } from './jobs/queue.ts'
 import { createScheduler } from './jobs/scheduler.ts'
 import { createKeyCache, registerKeyWork } from './keys/cache.ts'
+import { newId } from './ids.ts'
 import { systemLookup, type Lookup } from './net/guard.ts'
 import type { StoreRuntime } from './runtime.ts'
 import { registerStatsWork } from './stats/round.ts'
@@ -26,10 +27,17 @@ export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?
   const limiter = (name: string, limit: number, windowMs?: number): RateLimiter =>
     cluster ? new SharedWindowLimiter(cluster, name, limit, windowMs) : new SlidingWindowLimiter(limit, windowMs)
   const queue = createJobQueue(store.jobs, clock, log, { leaseMs: config.jobs.lease })
+  // This process among the site's instances: it signs its claims of scheduled tasks.
+  const instance = newId()
   return {
     ...rt,
+    instance,
     queue,
-    scheduler: createScheduler(clock, log),
+    // Tasks registered `once` run once per period across the instances: the first to claim it.
+    scheduler: createScheduler(clock, log, cluster && {
+      claim: (task, period, now) => cluster.claimTask({ task, period, holder: instance, now }),
+      finish: (task, period, now) => cluster.finishTask({ task, period, holder: instance, now }),
+    }),
     // Name resolution for the save-time target checks (servers, webhook, Votifier); tests inject
     // one that never leaves the machine.
     lookup: opts.lookup ?? systemLookup,
@@ -62,7 +70,7 @@ export function registerSiteWork(site: Site): void {
   site.scheduler.every('limits.sweep', 60_000, async (now) => {
     if (cluster) await cluster.purgeLimits(now)
     else for (const limiter of Object.values(site.limits)) if (limiter instanceof SlidingWindowLimiter) limiter.sweep(now)
-  })
+  }, { once: true })
   registerKeyWork(site.scheduler, site.keyCache)
   registerSessionWork(site.scheduler, site)
   registerStatsWork(site.scheduler, site)

@@ -70,5 +70,5 @@ export async function endSession(deps: SessionDeps, token: string | undefined): 
 
 // Expired sessions are useless even to an audit: purged every hour.
 export function registerSessionWork(scheduler: Scheduler, deps: { store: { sessions: SessionsRepo } }): void {
-  scheduler.every('sessions.purge', 3600_000, async (now) => { await deps.store.sessions.purgeExpired(now) })
+  scheduler.every('sessions.purge', 3600_000, async (now) => { await deps.store.sessions.purgeExpired(now) }, { once: true })
 }

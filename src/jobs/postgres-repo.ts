@@ -32,15 +32,15 @@ export function postgresJobsRepos() {
       return id
     },
     async claim(c) {
-      const found = await rows<Omit<Job, 'payload'> & { payload: string }>(pg, CLAIM, [c.leaseUntil, c.now, c.kinds, c.limit])
+      const found = await rows<Omit<Job, 'payload' | 'leaseUntil'> & { payload: string }>(pg, CLAIM, [c.leaseUntil, c.now, c.kinds, c.limit])
       // RETURNING gives no order: oldest first, as the queue promises.
-      return found.sort((a, b) => a.runAt - b.runAt || a.id - b.id).map((r): Job => ({ ...r, payload: JSON.parse(r.payload) }))
+      return found.sort((a, b) => a.runAt - b.runAt || a.id - b.id).map((r): Job => ({ ...r, payload: JSON.parse(r.payload), leaseUntil: c.leaseUntil }))
     },
-    async remove(id) {
-      await exec(pg, 'DELETE FROM job WHERE id = $1', [id])
+    async remove(job) {
+      await exec(pg, 'DELETE FROM job WHERE id = $1 AND lease_until = $2', [job.id, job.leaseUntil])
     },
-    async reschedule(id, runAt, error) {
-      await exec(pg, 'UPDATE job SET run_at = $1, lease_until = NULL, last_error = $2 WHERE id = $3', [runAt, error, id])
+    async reschedule(job, runAt, error) {
+      await exec(pg, 'UPDATE job SET run_at = $1, lease_until = NULL, last_error = $2 WHERE id = $3 AND lease_until = $4', [runAt, error, job.id, job.leaseUntil])
     },
     async hasten(id, now) {
       if ((await exec(pg, 'UPDATE job SET run_at = $1 WHERE id = $2 AND run_at > $1 AND lease_until IS NULL', [now, id])) === 0) return false

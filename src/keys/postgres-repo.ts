@@ -11,8 +11,9 @@ export function postgresKeysRepo(pg: Pg) {
     },
     byServer: (serverId) => rows<ApiKey>(pg, `SELECT ${cols} FROM api_key WHERE server_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`, [serverId]),
     revoke: async (id, serverId, at) => (await exec(pg, 'UPDATE api_key SET revoked_at = $1 WHERE id = $2 AND server_id = $3 AND revoked_at IS NULL', [at, id, serverId])) > 0,
+    // Each instance writes the uses it saw: the latest stands, whichever instance writes last.
     async touch(id, at) {
-      await exec(pg, 'UPDATE api_key SET last_used_at = $1 WHERE id = $2', [at, id])
+      await exec(pg, 'UPDATE api_key SET last_used_at = greatest(last_used_at, $1) WHERE id = $2', [at, id])
     },
     liveByHash: (hash) => row<LiveKey>(pg, `SELECT k.id, s.id AS "serverId", s.slug, s.name, s.edition
       FROM api_key k JOIN server s ON s.id = k.server_id WHERE k.hash = $1 AND k.revoked_at IS NULL`, [hash]),

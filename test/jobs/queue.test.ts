@@ -140,6 +140,22 @@ describeBackends('durable job queue', (backend) => {
     expect(await jobRows(rt)).toEqual([])
   })
 
+  test('a runner whose lease ran out and was replaced cannot remove or move the job: the new runner\'s outcome stands', async () => {
+    const rt = await siteOn(backend, { jobs: { lease: '2m' } })
+    await enqueue(rt, 'slow', {})
+    const claim = () => rt.store.jobs.claim({ kinds: ['slow'], now: rt.clock.now(), leaseUntil: rt.clock.now() + 120_000, limit: 1 })
+    // A process paused longer than its lease: another claims the job after the lease, and asks for a retry.
+    const [stale] = await claim()
+    rt.clock.advance(120_000)
+    const [current] = await claim()
+    expect(current).toMatchObject({ id: stale.id, attempts: 2 })
+    await rt.store.jobs.reschedule(current, rt.clock.now() + 60_000, 'retry later')
+    // The paused process wakes up and reports its outcome: nothing changes.
+    await rt.store.jobs.remove(stale)
+    await rt.store.jobs.reschedule(stale, rt.clock.now(), 'stale')
+    expect(await jobRows(rt)).toEqual([{ id: stale.id, kind: 'slow', runAt: rt.clock.now() + 60_000, attempts: 2, leaseUntil: null, lastError: 'retry later' }])
+  })
+
   test('two stores on one database draining 300 jobs at once: each job runs exactly once', async () => {
     const rt = await siteOn(backend)
     for (let i = 0; i < 300; i++) await enqueue(rt, 'count', { i })
