@@ -4,7 +4,7 @@ import { databaseLabel } from './config/load.ts'
 import { acquireInstanceLock } from './db/instance-lock.ts'
 import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
 import type { Logger } from './log.ts'
-import { recoverInterruptedWork, registerSiteWork, type Site } from './site.ts'
+import { listenToOtherInstances, recoverInterruptedWork, registerSiteWork, type Site } from './site.ts'
 import { VERSION } from './version.ts'
 
 export class StartError extends Error {}
@@ -17,16 +17,18 @@ export interface ServeOptions {
 }
 
 // The site's life: take the database for this process (SQLite), re-queue jobs a previous process
-// left half done, listen, run the scheduler; on the stop signal stop accepting connections, let the
+// left half done, hear the other instances (PostgreSQL), listen, run the scheduler; on the stop signal stop accepting connections, let the
 // requests in flight and the running jobs finish, save the keys' last-used times, then close
 // the store (SQLite checkpoints the WAL into the main file). Closes the store in every case.
 export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void> {
   const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
   let lock: { release(): void } | null = null
+  let listening: { stop(): Promise<void> } | null = null
   try {
     if (rt.store.kind === 'sqlite') lock = acquireInstanceLock(rt.config.database.path)
     await recoverInterruptedWork(rt)
     registerSiteWork(rt)
+    listening = await listenToOtherInstances(rt)
     const base = await createApp(rt)
     const app = opts.extend ? opts.extend(base) : base
     const { host, port } = rt.config.http
@@ -47,6 +49,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     // that no request can use a key any more, or up to a minute of it would be lost.
     await flushKeyUse(rt)
   } finally {
+    await listening?.stop().catch(() => {})
     await rt.store.close()
     lock?.release()
   }

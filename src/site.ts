@@ -50,8 +50,11 @@ export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?
       testVotes: limiter('test_vote', config.limits.test_votes_per_minute),
     },
     hashGate: new HashGate(config.accounts.hash_concurrency),
-    // hash → live API key; the revoke route calls keyCache.forgetKey(id).
-    keyCache: createKeyCache(store),
+    // hash → live API key; the revoke route calls keyCache.forgetKey(id), which the other
+    // instances hear (listenToOtherInstances).
+    keyCache: createKeyCache(store, cluster && ((forget) => {
+      cluster.notify(CACHE_CHANNEL, forget).catch((e) => log.warn('could not tell the other instances to forget a cached key; they will in a second', { error: e }))
+    })),
     // Bounds delivery attempts in flight; a job parked for a busy target is woken through the queue.
     deliveryGate: createDeliveryGate(
       { total: config.deliveries.concurrency, perTarget: config.deliveries.per_target_concurrency },
@@ -75,6 +78,25 @@ export function registerSiteWork(site: Site): void {
   registerSessionWork(site.scheduler, site)
   registerStatsWork(site.scheduler, site)
   registerCaptchaWork(site.scheduler, site)
+}
+
+// The channel on which instances tell each other what to drop from their caches.
+const CACHE_CHANNEL = 'votelist_cache'
+
+// On PostgreSQL, what the other instances change reaches this one's caches at once (the key cache
+// re-reads a key at most a second later in any case). After the connection that listens was lost
+// and made again, everything cached is read again: notifications sent meanwhile were missed.
+export async function listenToOtherInstances(site: Site): Promise<{ stop(): Promise<void> } | null> {
+  const { cluster } = site.store
+  if (!cluster) return null
+  let first = true
+  return cluster.listen(CACHE_CHANNEL, (payload) => site.keyCache.heard(payload), () => {
+    if (!first) {
+      site.log.info('listening to the other instances again: cached keys are read again')
+      site.keyCache.forgetAll()
+    }
+    first = false
+  })
 }
 
 // At start, before any job runs: what a process that is gone left half done. On SQLite this process
