@@ -5,8 +5,9 @@ import { userJson } from './accounts/schema.ts'
 import { createUser } from './accounts/service.ts'
 import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
-import { ConfigError } from './config/schema.ts'
+import { ConfigError, postgresUrl } from './config/schema.ts'
 import { backupDatabase } from './db/backup.ts'
+import { CopyError, copySqliteToPostgres } from './db/copy.ts'
 import { InstanceLockError } from './db/instance-lock.ts'
 import { MigrationError } from './db/migrate.ts'
 import { DatabaseOwnerError, refuseForeignOwner } from './db/owner-guard.ts'
@@ -49,6 +50,8 @@ Usage:
                                             create an API key; prints the key alone
   votelist backup FILE [--config FILE]      write a consistent copy of the SQLite database to FILE
                                             (PostgreSQL: use pg_dump)
+  votelist db copy --to URL [--config FILE] copy the site's SQLite data into the empty PostgreSQL
+                                            database at URL (postgres://…), checking every count
   votelist config check [--config FILE]     validate the configuration and exit
   votelist config example [--database PATH] print a commented votelist.toml with every default
   votelist version                          print the version
@@ -184,6 +187,26 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     return EXIT.ok
   },
 
+  async db(args, io) {
+    if (args[0] !== 'copy') throw new UsageError('usage: votelist db copy --to postgres://user:password@host:5432/database')
+    const { values } = parse(args.slice(1), { to: { type: 'string' } })
+    const to = required(values, 'to')
+    try {
+      postgresUrl('').parse(to, '--to')
+    } catch (e) {
+      throw e instanceof ConfigError ? new UsageError(e.message) : e
+    }
+    const cfg = dbConfig(values, io)
+    if (cfg.database.url) throw new ApiError(409, 'CONFLICT', `the site's database is already PostgreSQL (${databaseLabel(cfg)}): db copy moves a SQLite site`)
+    if (!existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
+    const label = databaseLabel({ database: { ...cfg.database, url: to } })
+    const copied = await copySqliteToPostgres(cfg.database.path, to, label)
+    const width = Math.max(...copied.map((c) => c.table.length))
+    for (const c of copied) io.out(`${c.table.padEnd(width)}  ${c.rows}`)
+    io.out(`copied ${copied.reduce((n, c) => n + c.rows, 0)} rows of ${copied.length} tables from ${cfg.database.path} to ${label}; every table holds as many rows as the SQLite file`)
+    return EXIT.ok
+  },
+
   async config(args, io) {
     const usage = 'usage: votelist config check [--config FILE] | votelist config example [--database PATH]'
     if (args[0] === 'check') {
@@ -246,7 +269,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`votelist ${name}: ${e.message}`)
       return e.kind === 'io' ? EXIT.ioError : EXIT.noPermission
     }
-    if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError || e instanceof DatabaseOwnerError) {
+    if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError || e instanceof DatabaseOwnerError || e instanceof CopyError) {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.failure
     }

@@ -69,6 +69,16 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   }
 }
 
+// A database with nothing in it (no migration applied), dropped by `drop()`.
+export async function createEmptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env[POSTGRES_ENV]
+  if (!base) throw new Error(`${POSTGRES_ENV} is not set: run the tests with \`bun run test\``)
+  admin ??= new SQL({ url: `${base}/postgres`, max: 2 })
+  const name = `e_${process.pid}_${++made}`
+  await admin.unsafe(`CREATE DATABASE ${name}`)
+  return { url: `${base}/${name}`, drop: async () => { await admin!.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) } }
+}
+
 // SQLite's `?` parameters as PostgreSQL's $1, $2…, outside quoted text: the tests' own queries are
 // written once for both backends.
 export function dollarParams(text: string): string {
