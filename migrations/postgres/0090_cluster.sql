@@ -3,8 +3,10 @@
 -- Requests counted per limit (`name`: keyed, public, login…) and per key (an API key's id, a
 -- client address, an account), in buckets of a sixtieth of the limit's window, oldest first:
 -- `counts[i]` requests, the last of them at `lasts[i]` (milliseconds). `expires_at`: when every
--- request counted has left the window (the row is then purged).
-CREATE TABLE rate_limit (
+-- request counted has left the window (the row is then purged). Unlogged: counting a request
+-- writes no WAL, so it waits for no disk (a limit is not data: after a crash of the database
+-- server the counters start again from zero, and a standby does not have them).
+CREATE UNLOGGED TABLE rate_limit (
   name       text NOT NULL,
   key        text NOT NULL,
   counts     integer[] NOT NULL,

@@ -65,12 +65,14 @@ const toMs = (v: string) => {
 }
 
 // Load with wrk (Debian package `wrk`): `connections` keep-alive connections for `seconds`.
-export async function wrk(url: string, opts: { connections: number; seconds: number; threads?: number; headers?: Record<string, string>; script?: string }): Promise<WrkResult> {
+// `args` go to the script's init().
+export async function wrk(url: string, opts: { connections: number; seconds: number; threads?: number; headers?: Record<string, string>; script?: string; args?: string[] }): Promise<WrkResult> {
   if (!Bun.which('wrk')) throw new Error('wrk is not installed (Debian: apt-get install -y wrk)')
   const args = ['wrk', '--latency', `-t${opts.threads ?? 1}`, `-c${opts.connections}`, `-d${opts.seconds}s`]
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`)
   if (opts.script) args.push('-s', opts.script)
   args.push(url)
+  if (opts.args) args.push('--', ...opts.args)
   const ticks = cpuTicks()
   const p = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(p.stdout).text()

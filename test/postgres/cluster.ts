@@ -5,7 +5,7 @@ import { join } from 'node:path'
 // A throwaway PostgreSQL cluster for the tests: initdb into a temporary folder, the server on a
 // free port of 127.0.0.1 (and a socket in that folder only), trust authentication for the one
 // role `votelist`. Its data is disposable, so durability is off (fsync, full pages): the tests
-// measure votelist's behaviour, not the disk. Run as root, the server runs as the `postgres`
+// measure votelist's behaviour, not the disk. Benchmarks ask for a durable one, as in production. Run as root, the server runs as the `postgres`
 // system user (it refuses to run as root).
 
 export interface Cluster {
@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
   return port
 }
 
-export async function startCluster(bin: string): Promise<Cluster> {
+export async function startCluster(bin: string, opts: { durable?: boolean } = {}): Promise<Cluster> {
   const asRoot = process.getuid?.() === 0
   const owner = asRoot ? passwdEntry('postgres') : null
   if (asRoot && !owner) throw new Error('running as root, the test cluster needs the postgres system user (created by Debian\'s postgresql package)')
@@ -45,8 +45,8 @@ export async function startCluster(bin: string): Promise<Cluster> {
     // A port found free may be taken before the server binds it: try a few.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort()
-      const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c fsync=off', '-c synchronous_commit=off',
-        '-c full_page_writes=off', '-c max_connections=400', '-c log_min_messages=fatal'].join(' ')
+      const durability = opts.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']
+      const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', ...durability, '-c max_connections=400', '-c log_min_messages=fatal'].join(' ')
       try {
         run([join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'], user)
       } catch (e) {
