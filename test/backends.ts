@@ -14,13 +14,19 @@ function availableBackends(): Backend[] {
   const requested = requestedBackends()
   if (!requested.includes('postgres') || process.env[POSTGRES_ENV]) return requested
   // Run with `bun test` directly: no cluster was started. Asked for explicitly, that is an error;
-  // otherwise the PostgreSQL cases are left out, and said so.
+  // otherwise the PostgreSQL cases are left out, and said so where a suite would run them.
   if (process.env.VOTELIST_TEST_BACKENDS) throw new Error(`PostgreSQL tests need a cluster: run them with \`bun run test\`, which starts one (or set ${POSTGRES_ENV})`)
-  console.warn(`test/backends.ts: no PostgreSQL (${POSTGRES_ENV} unset): the PostgreSQL cases are skipped; \`bun run test\` runs them`)
   return requested.filter((b) => b !== 'postgres')
 }
 
 export const backends = availableBackends()
+
+let warned = false
+function warnIfSkipped() {
+  if (warned || backends.includes('postgres') || !requestedBackends().includes('postgres')) return
+  warned = true
+  console.warn(`test/backends.ts: no PostgreSQL (${POSTGRES_ENV} unset): the PostgreSQL cases are skipped; \`bun run test\` runs them`)
+}
 
 // Closed after each test of a backend suite: the PostgreSQL sites made during it (their pools,
 // their databases), so that connections do not pile up over a file.
@@ -34,6 +40,7 @@ export async function closeTestSites() {
 
 // describe() once per backend, each test's PostgreSQL sites closed after it.
 export function describeBackends(name: string, fn: (backend: Backend) => void) {
+  warnIfSkipped()
   describe.each(backends)(`${name} [%s]`, (backend) => {
     afterEach(closeTestSites)
     fn(backend)

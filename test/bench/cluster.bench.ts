@@ -21,7 +21,7 @@ import { startCluster } from '../postgres/cluster.ts'
 import { startVotifierReceiver } from '../push/votifier-receiver.ts'
 import { startServer, stopServer, type RunningServer } from '../real-server.ts'
 import { cli } from '../spawn.ts'
-import { fmt, report, summarize, wrk } from './lib.ts'
+import { fmt, report, summarize, wrk, writeCheckScript } from './lib.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -130,15 +130,7 @@ allow_private_targets = true
     if (errors) throw new Error(`${setup}: ${errors} ${kind} refused or failed: the benchmark must only send valid requests`)
     return { perSecond: results.reduce((n, r) => n + r.requests, 0) / seconds, p99: Math.max(...results.map((r) => r.p99Ms)), steal: results[0].stealPct }
   }
-  const checkScript = join(dir, 'check.lua')
-  writeFileSync(checkScript, `local names = {}
-for i = 0, ${PSEUDOS - 1} do names[#names + 1] = "player_" .. i end
-local keys = { ${keys.map((k) => JSON.stringify(k)).join(', ')} }
-math.randomseed(42)
-request = function()
-  return wrk.format("GET", "/api/v1/votes/check?pseudo=" .. names[math.random(#names)], { ["X-Api-Key"] = keys[math.random(#keys)] })
-end
-`)
+  const checkScript = writeCheckScript(dir, PSEUDOS, keys)
 
   const figures = { votes: {}, spread: {}, checks: {} } as Record<'votes' | 'spread' | 'checks', Record<string, number[]>>
   for (const f of Object.values(figures)) for (const s of SETUPS) f[s] = []

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 // Shared measuring tools for the benchmarks. Figures are reported as ratios against a bare
 // baseline measured in the same run, because the machines are noisy.
@@ -93,4 +94,19 @@ export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(di
 export function report(title: string, rows: Record<string, string | number>[]) {
   console.log(`\n${title}`)
   console.table(rows)
+}
+
+// The wrk script of the check benchmarks, written into `dir`: each request asks for one of the
+// players player_0 … player_{pseudos - 1} at random, with one of the keys at random.
+export function writeCheckScript(dir: string, pseudos: number, keys: string[]): string {
+  const path = join(dir, 'check.lua')
+  writeFileSync(path, `local names = {}
+for i = 0, ${pseudos - 1} do names[#names + 1] = "player_" .. i end
+local keys = { ${keys.map((k) => JSON.stringify(k)).join(', ')} }
+math.randomseed(42)
+request = function()
+  return wrk.format("GET", "/api/v1/votes/check?pseudo=" .. names[math.random(#names)], { ["X-Api-Key"] = keys[math.random(#keys)] })
+end
+`)
+  return path
 }
