@@ -7,7 +7,7 @@ import { cleanupTemp, testLookup, testRuntime, type TestRuntime } from '../helpe
 
 afterAll(cleanupTemp)
 
-// The one rule of "on the public site" (src/servers/sqlite-listed.ts), seen through every query
+// The one rule of "on the public site" (src/servers/listed.ts), seen through every query
 // that applies it: the ranking, the public lookups, the vote lookup and the ping round's targets.
 async function owners(rt: TestRuntime) {
   const alice = await createUser(rt, { email: 'alice@example.com', password: 'correct horse battery' })
