@@ -26,6 +26,11 @@ import p0020 from '../../migrations/postgres/0020_captcha.sql' with { type: 'tex
 import p0040 from '../../migrations/postgres/0040_delivery_series.sql' with { type: 'text' }
 import p0050 from '../../migrations/postgres/0050_stats_median.sql' with { type: 'text' }
 import p0060 from '../../migrations/postgres/0060_attempt_series.sql' with { type: 'text' }
+import p0070 from '../../migrations/postgres/0070_listing_media.sql' with { type: 'text' }
+import p0075 from '../../migrations/postgres/0075_server_ownership.sql' with { type: 'text' }
+import p0076 from '../../migrations/postgres/0076_discord.sql' with { type: 'text' }
+import p0080 from '../../migrations/postgres/0080_administration.sql' with { type: 'text' }
+import p0081 from '../../migrations/postgres/0081_last_ping_round.sql' with { type: 'text' }
 import p0090 from '../../migrations/postgres/0090_cluster.sql' with { type: 'text' }
 
 export interface Migration {
@@ -61,5 +66,10 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '0040_delivery_series', sql: p0040 },
   { name: '0050_stats_median', sql: p0050 },
   { name: '0060_attempt_series', sql: p0060 },
+  { name: '0070_listing_media', sql: p0070 },
+  { name: '0075_server_ownership', sql: p0075 },
+  { name: '0076_discord', sql: p0076 },
+  { name: '0080_administration', sql: p0080 },
+  { name: '0081_last_ping_round', sql: p0081 },
   { name: '0090_cluster', sql: p0090 },
 ]

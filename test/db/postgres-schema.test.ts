@@ -27,7 +27,9 @@ function sqliteSchema(): Schema {
   const schema: Schema = {}
   const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]
   for (const { name } of tables) {
-    const columns = db.query(`PRAGMA table_info("${name}")`).all() as { name: string; notnull: number; pk: number }[]
+    // table_xinfo, not table_info: it lists generated columns too (server.claim), as PostgreSQL's
+    // catalog does.
+    const columns = db.query(`PRAGMA table_xinfo("${name}")`).all() as { name: string; notnull: number; pk: number }[]
     const indexes = db.query(`PRAGMA index_list("${name}")`).all() as { name: string; origin: string }[]
     const fks = db.query(`PRAGMA foreign_key_list("${name}")`).all() as { from: string; table: string; to: string; on_delete: string }[]
     schema[name] = {
