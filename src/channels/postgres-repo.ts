@@ -1,11 +1,12 @@
 import { exec, row, rows, type Pg } from '../db/postgres-client.ts'
-import type { ChannelsRepo, VotifierSettings, WebhookSettings } from './repo.ts'
+import type { ChannelsRepo, DiscordSettings, VotifierSettings, WebhookSettings } from './repo.ts'
 import type { Channel } from './schema.ts'
 
 export function postgresChannelsRepo(pg: Pg) {
   return {
     configured: async (serverId) => (await rows<{ channel: Channel }>(pg, `SELECT 'votifier' AS channel FROM votifier WHERE server_id = $1
-      UNION ALL SELECT 'webhook' FROM webhook WHERE server_id = $1`, [serverId])).map((r) => r.channel),
+      UNION ALL SELECT 'webhook' FROM webhook WHERE server_id = $1
+      UNION ALL SELECT 'discord' FROM discord WHERE server_id = $1`, [serverId])).map((r) => r.channel),
     webhook: (serverId) => row<WebhookSettings>(pg,
       'SELECT server_id AS "serverId", url, secret, created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook WHERE server_id = $1', [serverId]),
     async putWebhook(serverId, url, secret, at) {
@@ -23,5 +24,12 @@ export function postgresChannelsRepo(pg: Pg) {
       [s.serverId, s.host, s.port, s.protocol, s.publicKey, s.token, at])
     },
     deleteVotifier: async (serverId) => (await exec(pg, 'DELETE FROM votifier WHERE server_id = $1', [serverId])) > 0,
+    discord: (serverId) => row<DiscordSettings>(pg,
+      'SELECT server_id AS "serverId", url, created_at AS "createdAt", updated_at AS "updatedAt" FROM discord WHERE server_id = $1', [serverId]),
+    async putDiscord(serverId, url, at) {
+      await exec(pg, `INSERT INTO discord (server_id, url, created_at, updated_at) VALUES ($1, $2, $3, $3)
+        ON CONFLICT (server_id) DO UPDATE SET url = excluded.url, updated_at = excluded.updated_at`, [serverId, url, at])
+    },
+    deleteDiscord: async (serverId) => (await exec(pg, 'DELETE FROM discord WHERE server_id = $1', [serverId])) > 0,
   } satisfies ChannelsRepo
 }

@@ -15,7 +15,9 @@ export function postgresKeysRepo(pg: Pg) {
     async touch(id, at) {
       await exec(pg, 'UPDATE api_key SET last_used_at = greatest(last_used_at, $1) WHERE id = $2', [at, id])
     },
+    // A disabled account's keys are refused like revoked ones (re-enabling the account revives them).
     liveByHash: (hash) => row<LiveKey>(pg, `SELECT k.id, s.id AS "serverId", s.slug, s.name, s.edition
-      FROM api_key k JOIN server s ON s.id = k.server_id WHERE k.hash = $1 AND k.revoked_at IS NULL`, [hash]),
+      FROM api_key k JOIN server s ON s.id = k.server_id JOIN "user" u ON u.id = s.owner_id
+      WHERE k.hash = $1 AND k.revoked_at IS NULL AND u.disabled_at IS NULL`, [hash]),
   } satisfies KeysRepo
 }

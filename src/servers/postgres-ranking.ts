@@ -1,28 +1,31 @@
 import { row, rows, type Pg } from '../db/postgres-client.ts'
 import { monthEnd } from './month.ts'
-import type { RankedServer, RankingFilter, RankingRepo } from './repo.ts'
+import { listedSql } from './listed.ts'
+import type { ListingPolicy, RankedServer, RankingFilter, RankingRepo } from './repo.ts'
 
-// The ranking of src/servers/sqlite-ranking.ts, in PostgreSQL. $1 month, $2 its end.
-const RANKED = `WITH ranked AS (
-  SELECT s.num, s.id, s.slug, s.name, s.edition, coalesce(m.votes, 0) AS votes,
+// The ranking of src/servers/sqlite-ranking.ts, in PostgreSQL, among the servers the listing rule
+// shows. $1 month, $2 its end.
+const ranked = (policy: ListingPolicy) => `WITH ranked AS (
+  SELECT s.num, s.id, s.slug, s.name, s.edition, s.verified_at IS NOT NULL AS verified, coalesce(m.votes, 0) AS votes,
          row_number() OVER (ORDER BY coalesce(m.votes, 0) DESC, m.last_vote_at ASC NULLS LAST, s.created_at, s.num) AS rank
     FROM server s LEFT JOIN server_month m ON m.server_id = s.id AND m.month = $1
-   WHERE s.hidden = 0 AND s.created_at < $2)`
+   WHERE ${listedSql('s', policy)} AND s.created_at < $2)`
 
 // $3 edition, $4 mode, $5 the search, lower-cased. The name is lower-cased in the "C" collation,
 // which changes ASCII letters only, as SQLite's lower() does: a search finds the same servers on both.
-const FILTERED = `${RANKED}
-  SELECT rank, id, slug, name, votes FROM ranked r
+const filtered = (policy: ListingPolicy) => `${ranked(policy)}
+  SELECT rank, id, slug, name, votes, verified FROM ranked r
    WHERE ($3::text IS NULL OR r.edition = $3)
      AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM server_mode sm WHERE sm.server_id = r.id AND sm.mode = $4))
      AND ($5::text IS NULL OR strpos(lower(r.name COLLATE "C"), $5) > 0)`
 
-// The total rides along with the page; only a page past the end needs the separate count.
-const PAGE = `SELECT *, count(*) OVER () AS total FROM (${FILTERED}) f ORDER BY rank LIMIT $6 OFFSET $7`
-const COUNT = `SELECT count(*) AS n FROM (${FILTERED}) f`
-const ONE = `${RANKED} SELECT rank, id, slug, name, votes FROM ranked WHERE id = $3`
+export function postgresRankingRepo(pg: Pg, policy: ListingPolicy) {
+  const FILTERED = filtered(policy)
+  // The total rides along with the page; only a page past the end needs the separate count.
+  const PAGE = `SELECT *, count(*) OVER () AS total FROM (${FILTERED}) f ORDER BY rank LIMIT $6 OFFSET $7`
+  const COUNT = `SELECT count(*) AS n FROM (${FILTERED}) f`
+  const ONE = `${ranked(policy)} SELECT rank, id, slug, name, votes, verified FROM ranked WHERE id = $3`
 
-export function postgresRankingRepo(pg: Pg) {
   const filterParams = (month: string, f: RankingFilter) => [
     month, monthEnd(month), f.edition ?? null, f.mode ?? null, f.search?.trim() ? f.search.trim().toLowerCase() : null,
   ]
