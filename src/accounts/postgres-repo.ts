@@ -21,7 +21,11 @@ export function postgresUsersRepo(pg: Pg) {
         FROM "user" u ORDER BY created_at, id`)
       return found.map((r) => ({ ...publicUser(toUser(r)!), servers: r.servers }))
     },
-    countEnabledAdmins: async () => (await row<{ n: number }>(pg, 'SELECT count(*) AS n FROM "user" WHERE is_admin = 1 AND disabled_at IS NULL'))!.n,
+    // The rows counted are locked until the transaction ends: two administrators demoting or
+    // disabling each other at once are counted one after the other (the second sees the first's
+    // change), so the site keeps one, as with SQLite's serial writes.
+    countEnabledAdmins: async () => (await row<{ n: number }>(pg,
+      'SELECT count(*) AS n FROM (SELECT 1 FROM "user" WHERE is_admin = 1 AND disabled_at IS NULL FOR UPDATE) a'))!.n,
     async setAdmin(id, admin) {
       await exec(pg, 'UPDATE "user" SET is_admin = $2 WHERE id = $1', [id, admin ? 1 : 0])
     },
@@ -55,8 +59,10 @@ export function postgresPasswordResetsRepo(pg: Pg) {
         ON CONFLICT (user_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at, expires_at = excluded.expires_at`,
       [r.userId, r.tokenHash, r.createdAt, r.expiresAt])
     },
-    byHash: (tokenHash) => row<PasswordReset>(pg,
-      'SELECT user_id AS "userId", token_hash AS "tokenHash", created_at AS "createdAt", expires_at AS "expiresAt" FROM password_reset WHERE token_hash = $1', [tokenHash]),
+    // Locked until the transaction ends: of two uses of one link at once, the second waits, then
+    // finds it removed.
+    byHash: (tokenHash) => row<PasswordReset>(pg, `SELECT user_id AS "userId", token_hash AS "tokenHash", created_at AS "createdAt",
+      expires_at AS "expiresAt" FROM password_reset WHERE token_hash = $1 FOR UPDATE`, [tokenHash]),
     async remove(userId) {
       await exec(pg, 'DELETE FROM password_reset WHERE user_id = $1', [userId])
     },

@@ -38,6 +38,9 @@ const SET_BANNER = `INSERT INTO server_banner (server_num, hash, type, width, he
     bytes = excluded.bytes, hash = excluded.hash, updated_at = excluded.updated_at`
 const RIVALS = `SELECT s.id AS "serverId", o.id, o.slug, o.name, o.owner_id AS "ownerId", o.verified_at IS NOT NULL AS verified
   FROM server s JOIN server o ON o.claim = s.claim AND o.owner_id <> s.owner_id ORDER BY s.num, o.num`
+// The first key of the advisory locks that serialise the proofs of one address (the second is a
+// hash of the claim): "claim" in ASCII.
+const CLAIM_LOCK = 0x636c6169
 // The token is kept once made: of two requests at once, the second finds the first's.
 const TOKEN = 'UPDATE server SET verify_token = coalesce(verify_token, $2) WHERE id = $1 RETURNING verify_token AS token'
 const UNVERIFY_RIVALS = `UPDATE server SET verified_at = NULL
@@ -100,6 +103,11 @@ export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
       .map(({ serverId, ...rival }) => ({ serverId, rival })),
     verificationToken: async (id, token) => (await row<{ token: string }>(pg, TOKEN, [id, token]))?.token ?? null,
     async setVerified(id, at) {
+      // Two proofs of one address at once (two accounts, two instances): the second waits for the
+      // first's commit, then takes the address from it with unverifyRivals, as SQLite's serial
+      // writes do; without the lock each would miss the other's uncommitted proof and both would
+      // stay verified. Released by the transaction's end.
+      if (at !== null) await exec(pg, 'SELECT pg_advisory_xact_lock($1, hashtext(claim)) FROM server WHERE id = $2', [CLAIM_LOCK, id])
       await exec(pg, 'UPDATE server SET verified_at = $2 WHERE id = $1', [id, at])
     },
     unverifyRivals: async (id) => (await rows<{ slug: string }>(pg, UNVERIFY_RIVALS, [id])).map((r) => r.slug),

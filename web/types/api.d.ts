@@ -93,6 +93,7 @@ export interface Task {
   everyMs: number
   running: boolean
   runs: number
+  leftToOthers: number
   lastRunAt: string | null
   lastDurationMs: number | null
   outcome: 'ok' | 'error' | null
