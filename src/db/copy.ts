@@ -52,8 +52,9 @@ async function copyTables(source: Database, tx: Pg): Promise<CopiedTable[]> {
     .map((t) => t.name).filter((t) => !NOT_DATA.has(t))
   const copied: CopiedTable[] = []
   for (const table of await foreignKeyOrder(tx, tables)) {
+    // A generated column (server.claim) is computed by each database from the row, never copied.
     const columns = await rows<{ name: string; type: string }>(tx, `SELECT column_name AS name, data_type AS type FROM information_schema.columns
-      WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position`, [table])
+      WHERE table_schema = 'public' AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`, [table])
     // The migrations' own rows (the new database's secret) give way to the site's.
     await tx.unsafe(`DELETE FROM ${quote(table)}`)
     const names = columns.map((c) => quote(c.name)).join(', ')

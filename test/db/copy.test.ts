@@ -1,9 +1,14 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { issueResetToken } from '../../src/accounts/password-reset.ts'
+import { changeUser } from '../../src/admin/users.ts'
 import { runCli } from '../../src/cli.ts'
 import { parseConfig } from '../../src/config/load.ts'
+import { use } from '../../src/db/store.ts'
 import { registerDeliveryWork } from '../../src/deliveries/attempt.ts'
+import { checkBanner } from '../../src/media/banner.ts'
+import { imageHash } from '../../src/media/icon.ts'
 import { openStore } from '../../src/runtime.ts'
 import { createSite, type Site } from '../../src/site.ts'
 import { DAY, HOUR } from '../../src/stats/repo.ts'
@@ -11,6 +16,7 @@ import { purgeSamplesBefore, recordRound } from '../../src/stats/round.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { backends, createEmptyDatabase } from '../backends.ts'
 import { call, cleanupTemp, seedServer, tempDir, testApp, testLookup, testRuntime } from '../helpers.ts'
+import { png } from '../media/images.ts'
 import { ownerSession } from '../owner/session.ts'
 import { startVotifierReceiver } from '../push/votifier-receiver.ts'
 import { startWebhookReceiver } from '../webhooks/webhook-receiver.ts'
@@ -29,7 +35,8 @@ async function run(argv: string[]) {
 
 // A SQLite site a year old: two servers pinged every hour for a year (then retention as it runs),
 // votes all year long, deliveries delivered, failed and waiting for their retry, an owner's
-// session and an API key.
+// session and an API key; an icon, a banner, a verified listing, a Discord webhook, the last
+// ping round, a disabled account with its server, a reset link and the audit log.
 async function yearOldSite() {
   const rt = testRuntime({ network: { allow_private_targets: true } }, NOW - 365 * DAY)
   const votifier = startVotifierReceiver({ tokens: { MyServerList: 'tok' } })
@@ -58,28 +65,43 @@ async function yearOldSite() {
   await recordVote(rt, two.server, 'lastVoter', ['198.51.100.1'])
   await rt.queue.drain()
   const session = await ownerSession(rt, 'admin@example.com', true)
+  const icon = png(64, 64, [200, 40, 40])
+  await rt.store.write(function* (tx) {
+    yield* use(tx.stats.recordIcon(one.server.num, { png: icon, hash: imageHash(icon) }, NOW))
+    yield* use(tx.stats.recordLastRound({ t: NOW - (NOW % 300_000), servers: 2, up: 2, durationMs: 41, finishedAt: NOW }))
+    yield* use(tx.servers.setBanner(two.server.num, checkBanner(png(468, 60, [10, 20, 30]), 'image/png'), NOW))
+    yield* use(tx.servers.verificationToken(one.server.id, 'vl-0123456789ab'))
+    yield* use(tx.servers.setVerified(one.server.id, NOW - DAY))
+  })
+  await rt.store.channels.putDiscord(one.server.id, 'https://discord.com/api/webhooks/1234567890123456789/' + 't'.repeat(68), NOW)
+  const gone = await seedServer(rt, { name: 'Gone Quiet', host: 'quiet.example.com' }, 'disabled@example.com')
+  await changeUser(rt, session.user, gone.owner.id, { disabled: true })
+  await issueResetToken(rt, session.user, two.owner.id)
   votifier.stop()
   webhook.stop()
   const configPath = join(tempDir(), 'votelist.toml')
   writeFileSync(configPath, `[database]\npath = "${rt.config.database.path}"\n[network]\nallow_private_targets = true\n[votes]\ncaptcha = "off"\n`)
-  return { rt, one, two, session, configPath }
+  return { rt, one, two, gone, session, configPath, icon }
 }
 
 // Every answer of the API a visitor, a plugin, an owner and an administrator get, with its status.
 async function answers(site: Site, s: Awaited<ReturnType<typeof yearOldSite>>) {
   const app = await testApp(site)
   const paths: [string, Record<string, string>][] = [['/api/v1/auth/status', {}], ['/api/v1/stats/global', {}]]
-  for (const { server, key } of [s.one, s.two]) {
+  for (const { server, key } of [s.one, s.two, s.gone]) {
     paths.push([`/api/v1/servers/${server.slug}`, {}], [`/api/v1/servers/${server.slug}/badge.svg`, {}], [`/serveur/${server.slug}`, {}])
+    paths.push([`/api/v1/servers/${server.slug}/icon.png`, {}], [`/api/v1/servers/${server.slug}/banner`, {}])
     for (const range of ['24h', '7d', '30d', '90d', '1y', 'all']) paths.push([`/api/v1/servers/${server.slug}/history?range=${range}`, {}], [`/api/v1/stats/global?range=${range}&scope=survival`, {}])
     for (const path of ['/api/v1/server', '/api/v1/votes?limit=1000', '/api/v1/votes/check?pseudo=lastVoter']) paths.push([path, { 'x-api-key': key }])
-    for (const path of ['', '/deliveries?limit=200', '/keys', '/votifier', '/webhook']) paths.push([`/api/v1/me/servers/${server.slug}${path}`, s.session.headers])
+    for (const path of ['', '/deliveries?limit=200', '/keys', '/votifier', '/webhook', '/discord', '/verification']) paths.push([`/api/v1/me/servers/${server.slug}${path}`, s.session.headers])
   }
-  paths.push(['/', {}], ['/api/v1/me', s.session.headers], ['/api/v1/me/servers', s.session.headers], ['/api/v1/admin/servers', s.session.headers], ['/api/v1/admin/users', s.session.headers])
+  paths.push(['/', {}], ['/api/v1/me', s.session.headers], ['/api/v1/me/servers', s.session.headers])
+  for (const path of ['servers', 'users', 'audit', 'queue']) paths.push([`/api/v1/admin/${path}`, s.session.headers])
   const out: Record<string, { status: number; body: string }> = {}
   for (const [path, headers] of paths) {
     const r = await call(app, 'GET', path, { headers })
-    out[`${path} ${headers['x-api-key'] ?? ''}`] = { status: r.status, body: await r.text() }
+    const bytes = Buffer.from(await r.arrayBuffer())
+    out[`${path} ${headers['x-api-key'] ?? ''}`] = { status: r.status, body: r.headers.get('content-type')?.startsWith('image/png') ? bytes.toString('base64') : bytes.toString() }
   }
   return out
 }
@@ -90,8 +112,19 @@ describe.if(backends.includes('postgres'))('votelist db copy', () => {
     const target = await createEmptyDatabase()
     try {
       const before = await answers(s.rt, s)
-      const counts = Object.fromEntries(['vote', 'delivery', 'delivery_attempt', 'job', 'ping_sample', 'ping_hourly', 'ping_daily', 'global_daily', 'session', 'api_key']
+      // What main's features left in the site shows before the copy (so that the comparison is not of two refusals).
+      const answer = (path: string) => before[`${path} `]
+      expect(answer(`/api/v1/servers/${s.one.server.slug}/icon.png`)).toEqual({ status: 200, body: Buffer.from(s.icon).toString('base64') })
+      expect(answer(`/api/v1/servers/${s.two.server.slug}/banner`).status).toBe(200)
+      expect(answer(`/api/v1/me/servers/${s.one.server.slug}/discord`).status).toBe(200)
+      expect(JSON.parse(answer(`/api/v1/me/servers/${s.one.server.slug}/verification`).body)).toMatchObject({ token: 'vl-0123456789ab', verified: true })
+      expect(answer(`/api/v1/servers/${s.gone.server.slug}`).status).toBe(404)
+      expect(JSON.parse(answer('/api/v1/admin/queue').body).lastPingRound).toMatchObject({ servers: 2, up: 2, durationMs: 41 })
+      const counts = Object.fromEntries(['vote', 'delivery', 'delivery_attempt', 'job', 'ping_sample', 'ping_hourly', 'ping_daily', 'global_daily', 'session', 'api_key',
+        'server_icon', 'server_banner', 'discord', 'password_reset', 'audit_event', 'last_ping_round']
         .map((t) => [t, (s.rt.db.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]))
+      for (const t of ['server_icon', 'server_banner', 'discord', 'password_reset', 'last_ping_round']) expect(counts[t]).toBe(1)
+      expect(counts.audit_event).toBe(2) // the account disabled, the reset link
       expect(counts.ping_daily).toBeGreaterThanOrEqual(2 * 365)
       expect(counts.job).toBeGreaterThan(0) // a retry waiting
       expect(counts.delivery_attempt).toBeGreaterThan(counts.vote)
@@ -100,17 +133,19 @@ describe.if(backends.includes('postgres'))('votelist db copy', () => {
       expect(copy.err).toBe('')
       expect(copy.code).toBe(0)
       for (const [table, n] of Object.entries(counts)) expect(copy.out).toContain(`${table.padEnd(16)}  ${n}`)
-      expect(copy.out.at(-1)).toMatch(/^copied \d+ rows of 23 tables from .* to postgres:\/\/.*; every table holds as many rows as the SQLite file$/)
+      expect(copy.out.at(-1)).toMatch(/^copied \d+ rows of 29 tables from .* to postgres:\/\/.*; every table holds as many rows as the SQLite file$/)
 
       const opened = await openStore(parseConfig({ database: { url: target.url }, network: { allow_private_targets: true }, votes: { captcha: 'off' } }, tempDir()), { clock: s.rt.clock, log: s.rt.log })
       try {
         const pg = createSite(opened, { lookup: testLookup })
         expect(await answers(pg, s)).toEqual(before)
         // The copy goes on where the site was: new rows get new ids, the old session still signs in.
-        const third = await seedServer(pg, { name: 'After Move' }, 'after@example.com')
-        expect(third.server.num).toBe(3)
+        const fourth = await seedServer(pg, { name: 'After Move' }, 'after@example.com')
+        expect(fourth.server.num).toBe(4)
         const lastJob = (s.rt.db.query('SELECT max(id) AS n FROM job').get() as { n: number }).n
         expect(await pg.store.jobs.enqueue({ kind: 'x' }, s.rt.clock.now())).toBe(lastJob + 1)
+        await changeUser(pg, s.session.user, s.gone.owner.id, { disabled: false })
+        expect((await pg.store.audit.page(Number.MAX_SAFE_INTEGER, 1))[0]).toMatchObject({ id: 3, action: 'user.enable' })
       } finally {
         await opened.store.close()
       }
