@@ -1,7 +1,8 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { registerSiteWork } from '../../src/site.ts'
 import { backends, closeTestSites } from '../backends.ts'
-import { cleanupTemp, siteAgain, siteOn, type BackendRuntime } from '../helpers.ts'
+import { cleanupTemp, siteAgain, siteOn, testApp, type BackendRuntime } from '../helpers.ts'
+import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 afterEach(closeTestSites)
@@ -32,6 +33,13 @@ describe.if(backends.includes('postgres'))('scheduled tasks of several instances
     for (const id of EACH) expect(runsOf(sites, id).every((n) => n >= 10)).toBe(true)
     const left = sites.flatMap((s) => s.scheduler.tasks().filter((t) => t.id === 'stats.ping').map((t) => t.leftToOthers))
     expect(left.reduce((n, r) => n + r, 0)).toBe(20)
+    // The administrator's view of each instance: every period either run there or left to another.
+    const admin = await ownerSession(a, 'admin@example.com')
+    for (const s of sites) {
+      const { body } = await json(await as(await testApp(s), admin.headers)('GET', '/api/v1/admin/tasks'))
+      const ping = (body.tasks as { id: string; runs: number; leftToOthers: number }[]).find((t) => t.id === 'stats.ping')!
+      expect(ping.runs + ping.leftToOthers).toBe(10)
+    }
     expect(await a.rows('SELECT task, period, finished_at AS "finishedAt" FROM task_run WHERE task = ?', 'stats.ping'))
       .toEqual([{ task: 'stats.ping', period: a.clock.now(), finishedAt: a.clock.now() }])
   })
