@@ -11,12 +11,13 @@ import { deliveryRoutes } from './deliveries/routes.ts'
 import { bodyLimit } from './http/body-limit.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { securityHeaders } from './http/security-headers.ts'
+import { languageRoutes } from './i18n/routes.ts'
 import { keyRoutes } from './keys/routes.ts'
 import { mediaRoutes } from './media/routes.ts'
 import { ownershipRoutes } from './ownership/routes.ts'
 import { webDir } from './paths.ts'
 import { apiDocs } from './pages/api-docs.ts'
-import { pageForError } from './pages/layout.ts'
+import { pageForError, pageView } from './pages/layout.ts'
 import { pageRoutes } from './pages/routes.ts'
 import { serverRoutes } from './servers/routes.ts'
 import type { Site } from './site.ts'
@@ -32,7 +33,7 @@ export async function createApp(site: Site) {
   const app = new Elysia()
   return app
     .use(securityHeaders())
-    .use(errorHandler(site.log, (e, request) => pageForError(site.config, site.log, e, request.url)))
+    .use(errorHandler(site.log, (e, request) => pageForError(pageView(site.config, request), site.log, e)))
     // Reads the routes of the whole app (mounted later, a test's too) for their own limits.
     .use(bodyLimit(site.config.http.max_body_bytes, () => app.routes))
     // web/assets at /assets, from the files embedded in the binary (or the checkout in
@@ -59,6 +60,7 @@ export async function createApp(site: Site) {
     .use(vendorRoutes())
     .use(verificationRoutes(site))
     .use(pageRoutes(site))
+    .use(languageRoutes(site))
     .use(voteRoutes(site))
     .use(captchaRoutes(site))
 }

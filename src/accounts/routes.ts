@@ -64,7 +64,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       response: { 200: UserAnswer },
       detail: {
         summary: 'Log in', tags,
-        description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). Wrong credentials: 401. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After.',
+        description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). Wrong credentials: 401. A disabled account (right password): 403 FORBIDDEN with `field: "email"`. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After.',
       },
     })
     .post('/api/v1/auth/logout', async ({ cookie }) => {

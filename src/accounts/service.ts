@@ -39,7 +39,8 @@ export interface CreateUserOptions {
   firstOnly?: boolean
 }
 
-export const disabledAccount = () => forbidden('this account is disabled: ask the site\'s administrator')
+// `field`: at a login, `email` (the account that address names is the one refused).
+export const disabledAccount = (field?: string) => new ApiError(403, 'FORBIDDEN', 'this account is disabled: ask the site\'s administrator', {}, {}, field)
 
 const registrationClosed = () => forbidden('registration is closed on this site; an administrator can create your account')
 
@@ -111,6 +112,6 @@ export async function logIn(deps: LoginDeps, email: string, password: string): P
     throw unauthenticated('wrong e-mail address or password')
   }
   // Said only to whoever knows the password.
-  if (user.disabled) throw disabledAccount()
+  if (user.disabled) throw disabledAccount('email')
   return publicUser(user)
 }

@@ -1,5 +1,8 @@
 import { Elysia } from 'elysia'
 import { notFound } from '../http/errors.ts'
+import { LANGUAGES } from '../i18n/catalogs.ts'
+import { translatorFor } from '../i18n/translate.ts'
+import { escapeHtml, raw, render, type Renderable } from '../pages/html.ts'
 import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
 import { ChallengeSchema } from './schema.ts'
 import { createVoteChallenge, type CaptchaDeps } from './service.ts'
@@ -20,10 +23,28 @@ const banner = `/*! altcha widget ${version} | MIT License | https://github.com/
 export const WIDGET_PATH = `/vendor/altcha-${version}.min.js`
 export const WIDGET_CSS_PATH = `/vendor/altcha-${version}.css`
 const WORKER_PATH = `/vendor/altcha-${version}-pbkdf2.js`
+// The widget's words in each language of the site, from the catalogs (altcha.*): the vote page
+// names its language (language="fr") and the widget takes these. Its own English fills what a
+// catalog does not say (the audio and image challenges, which the site does not use).
+function widgetStrings(): Record<string, Record<string, string>> {
+  return Object.fromEntries(LANGUAGES.map((lang) => {
+    const tr = translatorFor(lang)
+    const link = `<a href="https://altcha.org/" tabindex="-1" target="_blank" aria-label="${escapeHtml(tr.t('altcha.ariaLinkLabel'))}">ALTCHA</a>`
+    return [lang, {
+      ariaLinkLabel: tr.t('altcha.ariaLinkLabel'), error: tr.t('altcha.error'), expired: tr.t('altcha.expired'),
+      footer: tr.parts('altcha.footer', { link: raw(link) }).map((p) => render(p as Renderable)).join(''),
+      label: tr.t('altcha.label'), loading: tr.t('altcha.loading'), reload: tr.t('altcha.reload'), verify: tr.t('altcha.verify'),
+      verificationRequired: tr.t('altcha.verificationRequired'), verified: tr.t('altcha.verified'),
+      verifying: tr.t('altcha.verifying'), waitAlert: tr.t('altcha.waitAlert'),
+    }]
+  }))
+}
+
 // The external build solves nothing until each algorithm has a worker: the site's challenges are
 // PBKDF2/SHA-256 (src/captcha/service.ts).
 const widget = `${banner}${widgetSource as string}
 globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Worker(${JSON.stringify(WORKER_PATH)}));
+for (const [lang, strings] of Object.entries(${JSON.stringify(widgetStrings())})) globalThis.$altcha.i18n.set(lang, { ...globalThis.$altcha.i18n.get('en'), ...strings });
 `
 const vendorFile = (body: string, type: string) => () => new Response(body, {
   headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=31536000, immutable' },

@@ -68,7 +68,7 @@ function parsePayload(text: string): Payload | null {
   }
 }
 
-const need = (why: string) => invalidParameter(`${CAPTCHA_FIELD}: ${why}`)
+const need = (why: string) => invalidParameter(`${CAPTCHA_FIELD}: ${why}`, CAPTCHA_FIELD)
 
 // Throws INVALID_PARAMETER unless `payload` (the widget's base64 answer) solves a challenge this
 // site issued, not expired, never accepted before; then records it as used.

@@ -1,6 +1,8 @@
 // The one schema of votelist.toml: every key, its default, how it is checked and what it means.
 // The configuration reference (docs/configuration.md) is written from this table.
 
+import { LANGUAGES } from '../i18n/catalogs.ts'
+
 export class ConfigError extends Error {}
 
 export interface Field<T> {
@@ -146,6 +148,15 @@ export function strings(def: string[], doc: string, pattern: RegExp, hint: strin
   }
 }
 
+// One of the languages the site has a catalog for (web/i18n/<code>.json): adding a catalog adds a
+// value here, with no change to the schema.
+export function language(def: string, doc: string): Field<string> {
+  return {
+    default: def, doc, type: LANGUAGES.map((x) => `"${x}"`).join(' or '),
+    parse: (v, key) => (typeof v === 'string' && LANGUAGES.includes(v) ? v : fail(key, `must be one of ${LANGUAGES.map((x) => `"${x}"`).join(', ')} (the catalogs in web/i18n)`, v)),
+  }
+}
+
 export const DEFAULT_MODES = [
   'survival', 'creative', 'skyblock', 'factions', 'pvp', 'minigames', 'prison', 'towny', 'smp',
   'anarchy', 'roleplay', 'modded', 'hardcore', 'bedwars', 'skywars', 'oneblock', 'economy', 'vanilla',
@@ -158,6 +169,7 @@ export const configSchema = {
     service_name: str('MyServerList', 'Service name sent with every Votifier vote; owners register their v2 token under it.', {
       min: 1, max: 64, pattern: /^[A-Za-z0-9_.-]+$/, hint: 'must use only letters, digits, "_", "." and "-"',
     }),
+    language: language('en', 'Language of the site for a visitor who has not chosen one with the switcher and whose browser asks for none the site has (Accept-Language). The badge uses it unless its URL says ?lang=. Pages are also served in every other language of the site: ?lang=<code> in the address, or the switcher.'),
     ipv4_url: url('', 'Optional base URL of this site reachable over IPv4 only (dual-stack vote capture). Empty: off.', true),
     ipv6_url: url('', 'Optional base URL of this site reachable over IPv6 only (dual-stack vote capture). Empty: off.', true),
   },

@@ -2,7 +2,12 @@ import { staticPlugin } from '@elysiajs/static'
 import { Elysia } from 'elysia'
 import { join } from 'node:path'
 import type { Config } from '../config/load.ts'
+import { catalogOf, LANGUAGES } from '../i18n/catalogs.ts'
+import { chooseLanguage, LANGUAGE_VARY } from '../i18n/negotiate.ts'
+import { switchLanguageHref } from '../i18n/routes.ts'
+import { catalogJson, translatorFor } from '../i18n/translate.ts'
 import { escapeHtml } from '../pages/html.ts'
+import type { TextKey } from '../../web/assets/translate.js'
 import { webDir } from '../paths.ts'
 
 const dashboardDir = join(webDir, 'dashboard')
@@ -20,23 +25,43 @@ const securityHeaders = {
   'x-frame-options': 'DENY',
 }
 
-// index.html names the site and lists its game modes (the add-server form offers them): the
-// values are escaped into the page once, at start; scripts read them from data-* attributes.
-function renderShell(template: string, config: Config): string {
+// index.html names the site and lists its game modes (the add-server form offers them), and
+// carries the visitor's language: its own words ({{t:key}}), the switcher, and the catalog the
+// scripts read (a JSON data block, never run: the policy allows no inline script). One page per
+// language, made once at start; every value is escaped into it.
+function renderShell(template: string, config: Config, lang: string): string {
+  const tr = translatorFor(lang)
+  const switcher = LANGUAGES.map((code) => (code === lang
+    ? `<span lang="${code}" aria-current="true">${escapeHtml(catalogOf(code).name)}</span>`
+    : `<a lang="${code}" hreflang="${code}" href="${escapeHtml(switchLanguageHref(code, '/dashboard'))}">${escapeHtml(catalogOf(code).name)}</a>`))
+    .join('<span aria-hidden="true"> · </span>')
   return template
+    .replaceAll('{{lang}}', lang)
     .replaceAll('{{siteName}}', escapeHtml(config.site.name))
     .replaceAll('{{modes}}', escapeHtml(config.servers.modes.join(',')))
+    .replaceAll('{{catalog}}', catalogJson(lang, DASHBOARD_MESSAGES))
+    .replace('{{switcher}}', `<nav class="lang-switch" aria-label="${escapeHtml(tr.t('layout.language'))}">${switcher}</nav>`)
+    .replace(/\{\{t:([\w.]+)\}\}/g, (_, key: string) => escapeHtml(tr.t(key as TextKey)))
 }
+
+// What the dashboard's scripts say (web/dashboard/i18n.js).
+const DASHBOARD_MESSAGES = ['dash.', 'error.', 'format.', 'common.']
 
 // /dashboard and every path under it answer the same page (the script routes on the path);
 // the modules and stylesheet are web/dashboard's other files, at /assets/dashboard/…, from the
 // files embedded in the binary (or the checkout in development). `no-cache` lets the browser
 // keep them but revalidate by ETag, so an upgraded binary never runs with yesterday's scripts.
 export async function dashboardRoutes(config: Config) {
-  const page = renderShell(await Bun.file(join(dashboardDir, 'index.html')).text(), config)
-  const answer = () => new Response(page, {
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...securityHeaders },
-  })
+  const template = await Bun.file(join(dashboardDir, 'index.html')).text()
+  const pages = new Map(LANGUAGES.map((lang) => [lang, renderShell(template, config, lang)]))
+  const answer = ({ request }: { request: Request }) => {
+    const lang = chooseLanguage(request, config.site.language)
+    return new Response(pages.get(lang), {
+      headers: {
+        'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'content-language': lang, vary: LANGUAGE_VARY, ...securityHeaders,
+      },
+    })
+  }
   const detail = { hide: true }
   return new Elysia({ name: 'dashboard.routes' })
     .use(await staticPlugin({

@@ -1,6 +1,5 @@
-import type { Config } from '../config/load.ts'
 import { html, type Html } from './html.ts'
-import { renderLayout } from './layout.ts'
+import { renderLayout, type PageView } from './layout.ts'
 import { boundsOf, descriptionOf, renderMarkdown, schemaOutline, typeLabel, type Components, type OpenApiSchema } from './openapi-text.ts'
 
 // The API reference page (/api/docs), rendered by the site from its own OpenAPI document: every
@@ -127,10 +126,15 @@ ${a.content ? renderContent(a.content, components) : ''}
 </article>`
 }
 
-export function renderApiDocsPage(config: Config, doc: OpenApiDocument, documentPath: string): string {
+// The reference stays English in every language of the site: it is written from the OpenAPI
+// document, whose descriptions, like the API's codes and messages, are English; a page half
+// translated around them would read worse. The site's header and footer around it follow the
+// visitor's language; the reference itself says lang="en".
+export function renderApiDocsPage(view: PageView, doc: OpenApiDocument, documentPath: string): string {
+  const { config } = view
   const title = doc.info?.title ?? 'API reference'
   const groups = groupByTag(doc)
-  const body = html`<section class="card">
+  const body = html`<div lang="en"><section class="card">
 <h1>${title}${doc.info?.version ? html` <span class="muted">${doc.info.version}</span>` : ''}</h1>
 ${doc.info?.description ? renderMarkdown(doc.info.description) : ''}
 <p>The same reference as an OpenAPI document: <a href="${documentPath}"><code>${documentPath}</code></a>.</p>
@@ -141,6 +145,6 @@ ${groups.map((g) => html`<section aria-labelledby="${anchor('tag', g.name)}">
 <h2 id="${anchor('tag', g.name)}">${g.name}</h2>
 ${g.description ? renderMarkdown(g.description) : ''}
 ${g.entries.map((e) => renderOperation(e, doc))}
-</section>`)}`
-  return renderLayout(config, { title, description: `Reference of the ${config.site.name} HTTP API: every endpoint, its parameters, answers and examples.`, path: '/api/docs' }, body)
+</section>`)}</div>`
+  return renderLayout(view, { title, description: `Reference of the ${config.site.name} HTTP API: every endpoint, its parameters, answers and examples.`, path: '/api/docs' }, body)
 }

@@ -2,7 +2,7 @@ import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import type { Config } from '../config/load.ts'
 import { renderApiDocsPage, type OpenApiDocument } from './api-docs-page.ts'
-import { htmlResponse } from './layout.ts'
+import { htmlResponse, pageView } from './layout.ts'
 import { VERSION } from '../version.ts'
 
 const PAGE = '/api/docs'
@@ -20,13 +20,17 @@ export function apiDocs(config: Config) {
   // /api/docs/json serves (it returns its cached document while the routes are unchanged).
   const handler = spec.routes.find((r) => r.path === DOCUMENT)?.handler
   if (typeof handler !== 'function') throw new Error(`@elysiajs/openapi no longer serves ${DOCUMENT} from a route handler`)
-  let cached: { doc: OpenApiDocument; page: string } | null = null
+  // One page per language of the site's header and footer (the reference itself is English).
+  let cached: { doc: OpenApiDocument; pages: Map<string, string> } | null = null
   return new Elysia({ name: 'http.api-docs' })
     .use(spec)
-    .get(PAGE, () => {
+    .get(PAGE, ({ request }) => {
       const doc = (handler as () => OpenApiDocument)()
-      if (cached?.doc !== doc) cached = { doc, page: renderApiDocsPage(config, doc, DOCUMENT) }
-      return htmlResponse(config, cached.page)
+      if (cached?.doc !== doc) cached = { doc, pages: new Map() }
+      const view = pageView(config, request)
+      let page = cached.pages.get(view.tr.lang)
+      if (!page) cached.pages.set(view.tr.lang, page = renderApiDocsPage(view, doc, DOCUMENT))
+      return htmlResponse(view, page)
     }, { detail: { hide: true } })
 }
 
@@ -44,7 +48,7 @@ const openapiDocument = () =>
         version: VERSION,
         description: [
           'All times are UTC, written ISO 8601 with milliseconds (`2026-11-22T10:15:30.123Z`).',
-          'Errors: a JSON body `{ok: false, error: {code, message}}` with 400 INVALID_PARAMETER, 401 MISSING_KEY / INVALID_KEY / UNAUTHENTICATED, 403 FORBIDDEN, 404 NOT_FOUND, 409 CONFLICT, 413 PAYLOAD_TOO_LARGE (a request body over http.max_body_bytes, 64 KiB by default, checked before the body is read; a route that takes more, such as an upload, states its own limit as x-max-body-bytes), 429 RATE_LIMITED (with Retry-After) or VOTE_TOO_SOON, 500 INTERNAL. With `format=text`, the same status and one line of text. When one body field, query or path parameter is at fault (a 400 INVALID_PARAMETER, or a 409 CONFLICT for a slug or e-mail address already taken), `error.field` names it, as sent (`{code: "INVALID_PARAMETER", message: "port must be an integer from 1 to 65535", field: "port"}`), so a form can show the message under that field; it is absent when no single field is at fault. `code` and `message` are the same with or without it.',
+          'Errors: a JSON body `{ok: false, error: {code, message}}` with 400 INVALID_PARAMETER, 401 MISSING_KEY / INVALID_KEY / UNAUTHENTICATED, 403 FORBIDDEN, 404 NOT_FOUND, 409 CONFLICT, 413 PAYLOAD_TOO_LARGE (a request body over http.max_body_bytes, 64 KiB by default, checked before the body is read; a route that takes more, such as an upload, states its own limit as x-max-body-bytes), 429 RATE_LIMITED (with Retry-After) or VOTE_TOO_SOON, 500 INTERNAL. With `format=text`, the same status and one line of text. When one body field, query or path parameter is at fault (a 400 INVALID_PARAMETER, a 409 CONFLICT for a slug or e-mail address already taken, a 404 NOT_FOUND for a slug no listed server has, a 403 FORBIDDEN at login for a disabled account\'s e-mail address), `error.field` names it, as sent (`{code: "INVALID_PARAMETER", message: "port must be an integer from 1 to 65535", field: "port"}`), so a form can show the message under that field; it is absent when no single field is at fault. `code` and `message` are the same with or without it.',
           'Keyed endpoints take the server\'s API key as query `key`, header `X-Api-Key` or `Authorization: Bearer <key>` (several: they must be equal), and allow 600 requests a minute per key; public endpoints 120 a minute per client address. Limited answers carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
         ].join('\n\n'),
       },

@@ -32,7 +32,7 @@ export const escapeHtml = (text: string) => (HAS_SPECIAL.test(text) ? text.repla
 
 export type Renderable = Html | string | number | boolean | null | undefined | readonly Renderable[]
 
-function render(value: Renderable): string {
+export function render(value: Renderable): string {
   if (typeof value === 'string') return escapeHtml(value)
   if (value instanceof Html) return value.value
   if (typeof value === 'number') return String(value)

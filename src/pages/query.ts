@@ -14,7 +14,7 @@ export type Query = Record<string, string | string[] | undefined>
 // One value of a parameter: "" when absent; a parameter given twice is a mistake worth saying.
 function one(query: Query, name: string): string {
   const v = query[name]
-  if (Array.isArray(v)) throw invalidParameter(`${name} must be given once`)
+  if (Array.isArray(v)) throw invalidParameter(`${name} must be given once`, name)
   return (v ?? '').trim()
 }
 
@@ -23,21 +23,21 @@ export function monthParam(query: Query, now: number): string {
   const current = monthOf(now)
   const v = one(query, 'month')
   if (v === '') return current
-  if (!isMonth(v) || v > current) throw invalidParameter(`month must be a month written YYYY-MM, up to the current month (${current})`)
+  if (!isMonth(v) || v > current) throw invalidParameter(`month must be a month written YYYY-MM, up to the current month (${current})`, 'month')
   return v
 }
 
 export function editionParam(query: Query): Edition | undefined {
   const v = one(query, 'edition')
   if (v === '') return undefined
-  if (v !== 'java' && v !== 'bedrock') throw invalidParameter('edition must be "java" or "bedrock"')
+  if (v !== 'java' && v !== 'bedrock') throw invalidParameter('edition must be "java" or "bedrock"', 'edition')
   return v
 }
 
 export function modeParam(query: Query, config: Config): string | undefined {
   const v = one(query, 'mode')
   if (v === '') return undefined
-  if (!config.servers.modes.includes(v)) throw invalidParameter(`mode must be one of: ${config.servers.modes.join(', ')}`)
+  if (!config.servers.modes.includes(v)) throw invalidParameter(`mode must be one of: ${config.servers.modes.join(', ')}`, 'mode')
   return v
 }
 
@@ -45,14 +45,14 @@ export const SEARCH_MAX = 64
 
 export function searchParam(query: Query): string | undefined {
   const v = one(query, 'search')
-  if (v.length > SEARCH_MAX) throw invalidParameter(`search must be at most ${SEARCH_MAX} characters long`)
+  if (v.length > SEARCH_MAX) throw invalidParameter(`search must be at most ${SEARCH_MAX} characters long`, 'search')
   return v || undefined
 }
 
 export function pageParam(query: Query): number {
   const v = one(query, 'page')
   if (v === '') return 1
-  if (!/^[1-9]\d{0,5}$/.test(v)) throw invalidParameter('page must be a whole number from 1')
+  if (!/^[1-9]\d{0,5}$/.test(v)) throw invalidParameter('page must be a whole number from 1', 'page')
   return Number(v)
 }
 

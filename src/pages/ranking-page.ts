@@ -3,9 +3,9 @@ import type { Config } from '../config/load.ts'
 import { monthOf } from '../servers/month.ts'
 import type { RankingFilter, RankingRepo, ServersRepo } from '../servers/repo.ts'
 import { EDITIONS } from '../servers/schema.ts'
-import { formatCount, formatMonth, shiftMonth } from './format.ts'
+import { shiftMonth } from './format.ts'
 import { html } from './html.ts'
-import { renderLayout } from './layout.ts'
+import { renderLayout, type PageView } from './layout.ts'
 import { editionParam, modeParam, monthParam, pageParam, SEARCH_MAX, searchParam, type Query } from './query.ts'
 import { editionLabel } from './server-parts.ts'
 import { renderServerRow } from './server-row.ts'
@@ -30,8 +30,9 @@ function rankingHref(p: { month?: string; current: string; filter: RankingFilter
   return s ? `/?${s}` : '/'
 }
 
-export async function renderRankingPage(deps: RankingPageDeps, query: Query): Promise<string> {
+export async function renderRankingPage(deps: RankingPageDeps, view: PageView, query: Query): Promise<string> {
   const { config } = deps
+  const { tr } = view
   const current = monthOf(deps.clock.now())
   const month = monthParam(query, deps.clock.now())
   const filter: RankingFilter = { edition: editionParam(query), mode: modeParam(query, config), search: searchParam(query) }
@@ -41,64 +42,64 @@ export async function renderRankingPage(deps: RankingPageDeps, query: Query): Pr
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE))
   const filtered = Boolean(filter.edition || filter.mode || filter.search)
   const isCurrent = month === current
-  const label = formatMonth(month)
+  const label = tr.month(month)
   const href = (over: { month?: string; page?: number }) => rankingHref({ current, filter, month, ...over })
   const first = (page - 1) * PAGE_SIZE + 1
+  const range = { first, last: first + rows.length - 1, total, month: label }
 
   const list = rows.length
-    ? html`<p class="muted list-caption" id="list-caption">${filtered ? 'Matching servers' : 'Servers'} ${formatCount(first)}–${formatCount(first + rows.length - 1)} of ${formatCount(total)}, by votes in ${label}</p>
+    ? html`<p class="muted list-caption" id="list-caption">${tr.t(filtered ? 'ranking.captionFiltered' : 'ranking.caption', range)}</p>
 <ol class="server-list" aria-labelledby="list-caption">
-${rows.map((r, i) => renderServerRow(r, listings[i], `/serveur/${r.slug}${isCurrent ? '' : `?month=${month}`}`))}</ol>
+${rows.map((r, i) => renderServerRow(tr, r, listings[i], `/serveur/${r.slug}${isCurrent ? '' : `?month=${month}`}`))}</ol>
 <p class="visually-hidden" id="copy-status" role="status" aria-live="polite"></p>`
-    : html`<p class="notice">${total > 0 ? html`There is no page ${page}. <a href="${href({ page: 1 })}">Back to the first page</a>.` : filtered ? 'No server matches these filters.' : 'No server is listed yet.'}</p>`
+    : html`<p class="notice">${total > 0
+      ? tr.html('ranking.noPage', { page, link: html`<a href="${href({ page: 1 })}">${tr.t('ranking.firstPage')}</a>` })
+      : tr.t(filtered ? 'ranking.noMatch' : 'ranking.empty')}</p>`
 
   // The filters fold away behind their summary (no script needed), so that on a phone the first
   // servers are on the first screen; they stay open while a filter is on.
-  const body = html`<h1>${isCurrent ? 'Minecraft server ranking' : `Minecraft server ranking, ${label}`}</h1>
-<p class="muted">Servers ranked by their players' votes in ${label} (UTC). ${isCurrent ? 'The count restarts on the 1st of every month.' : 'This month is over; its ranking is kept as it ended.'}</p>
+  const body = html`<h1>${isCurrent ? tr.t('ranking.title') : tr.t('ranking.titleMonth', { month: label })}</h1>
+<p class="muted">${tr.t('ranking.intro', { month: label })} ${tr.t(isCurrent ? 'ranking.restarts' : 'ranking.over')}</p>
 
 <details class="filters-box"${filtered ? html` open` : ''}>
-<summary class="button">Search and filters${filtered ? ' (on)' : ''}</summary>
-<form class="card filters" method="get" action="/" role="search" aria-label="Filter the ranking">
-  <div class="field"><label for="search">Server name</label><input id="search" name="search" type="search" maxlength="${SEARCH_MAX}" value="${filter.search ?? ''}" placeholder="e.g. valley"></div>
-  <div class="field"><label for="edition">Edition</label><select id="edition" name="edition">
-    <option value="">All editions</option>
-    ${EDITIONS.map((e) => html`<option value="${e}"${filter.edition === e ? html` selected` : ''}>${editionLabel(e)}</option>`)}
+<summary class="button">${tr.t(filtered ? 'ranking.filtersOn' : 'ranking.filters')}</summary>
+<form class="card filters" method="get" action="/" role="search" aria-label="${tr.t('ranking.filterLabel')}">
+  <div class="field"><label for="search">${tr.t('ranking.search')}</label><input id="search" name="search" type="search" maxlength="${SEARCH_MAX}" value="${filter.search ?? ''}" placeholder="${tr.t('ranking.searchExample')}"></div>
+  <div class="field"><label for="edition">${tr.t('common.edition')}</label><select id="edition" name="edition">
+    <option value="">${tr.t('ranking.allEditions')}</option>
+    ${EDITIONS.map((e) => html`<option value="${e}"${filter.edition === e ? html` selected` : ''}>${editionLabel(tr, e)}</option>`)}
   </select></div>
-  <div class="field"><label for="mode">Game mode</label><select id="mode" name="mode">
-    <option value="">All modes</option>
+  <div class="field"><label for="mode">${tr.t('ranking.mode')}</label><select id="mode" name="mode">
+    <option value="">${tr.t('ranking.allModes')}</option>
     ${config.servers.modes.map((m) => html`<option value="${m}"${filter.mode === m ? html` selected` : ''}>${m}</option>`)}
   </select></div>
   ${isCurrent ? '' : html`<input type="hidden" name="month" value="${month}">`}
-  <button type="submit" class="button-primary">Filter</button>
+  <button type="submit" class="button-primary">${tr.t('ranking.filter')}</button>
 </form>
 </details>
 
-<nav class="month-nav" aria-label="Months">
-  <a href="${href({ month: shiftMonth(month, -1), page: 1 })}" rel="nofollow">← ${formatMonth(shiftMonth(month, -1))}</a>
-  ${isCurrent ? '' : html`<a href="${href({ month: shiftMonth(month, 1), page: 1 })}">${formatMonth(shiftMonth(month, 1))} →</a>`}
-  ${filtered ? html`<a href="${rankingHref({ current, filter: {}, month })}">Clear the filters</a>` : ''}
+<nav class="month-nav" aria-label="${tr.t('common.months')}">
+  <a href="${href({ month: shiftMonth(month, -1), page: 1 })}" rel="nofollow">← ${tr.month(shiftMonth(month, -1))}</a>
+  ${isCurrent ? '' : html`<a href="${href({ month: shiftMonth(month, 1), page: 1 })}">${tr.month(shiftMonth(month, 1))} →</a>`}
+  ${filtered ? html`<a href="${rankingHref({ current, filter: {}, month })}">${tr.t('ranking.clear')}</a>` : ''}
 </nav>
 
 ${list}
 
-${pages > 1 ? html`<nav class="pager" aria-label="Pages">
-  ${page > 1 ? html`<a class="button" rel="prev" href="${href({ page: page - 1 })}">← Previous</a>` : html`<span></span>`}
-  <span class="muted">Page ${page} of ${pages}</span>
-  ${page < pages ? html`<a class="button" rel="next" href="${href({ page: page + 1 })}">Next →</a>` : html`<span></span>`}
+${pages > 1 ? html`<nav class="pager" aria-label="${tr.t('ranking.pages')}">
+  ${page > 1 ? html`<a class="button" rel="prev" href="${href({ page: page - 1 })}">${tr.t('ranking.previous')}</a>` : html`<span></span>`}
+  <span class="muted">${tr.t('ranking.page', { page, pages })}</span>
+  ${page < pages ? html`<a class="button" rel="next" href="${href({ page: page + 1 })}">${tr.t('ranking.next')}</a>` : html`<span></span>`}
 </nav>` : ''}
 
 <section class="card" aria-labelledby="global-title">
-  <h2 id="global-title">Players on every listed server</h2>
+  <h2 id="global-title">${tr.t('ranking.globalTitle')}</h2>
   <div id="global-players" class="stats-slot" data-range="24h"></div>
 </section>`
 
-  const description = isCurrent
-    ? `The best Minecraft servers of ${label}, ranked by their players' votes. Find a Java or Bedrock server by game mode, see who is online, and vote for your favourite.`
-    : `The Minecraft server ranking of ${label}, by players' votes.`
-  return renderLayout(config, {
-    title: isCurrent ? config.site.name : `Ranking of ${label}`,
-    description,
+  return renderLayout(view, {
+    title: isCurrent ? config.site.name : tr.t('ranking.pageTitle', { month: label }),
+    description: tr.t(isCurrent ? 'ranking.description' : 'ranking.descriptionPast', { month: label }),
     path: rankingHref({ current, filter, month, page }),
     noindex: filtered,
     scripts: ['/assets/site.js', '/assets/stats-widgets.js'],

@@ -11,7 +11,7 @@ import { renderServerPage } from './server-page.ts'
 // gets a friendly HTML page rather than a JSON error.
 export function pageRoutes(rt: RankingPageDeps & { log: Logger }) {
   return new Elysia({ name: 'pages.routes' })
-    .get('/', ({ query, request }) => renderPage(rt, request.url, () => renderRankingPage(rt, query as Query)), {
+    .get('/', ({ query, request }) => renderPage(rt, request, (view) => renderRankingPage(rt, view, query as Query)), {
       query: PageQuery,
       detail: {
         summary: 'Ranking page',
@@ -19,7 +19,7 @@ export function pageRoutes(rt: RankingPageDeps & { log: Logger }) {
         tags: ['Pages'],
       },
     })
-    .get('/serveur/:slug', ({ params, query, request }) => renderPage(rt, request.url, async () => renderServerPage(rt, await listedServer(rt.store.servers, params.slug), query as Query)), {
+    .get('/serveur/:slug', ({ params, query, request }) => renderPage(rt, request, async (view) => renderServerPage(rt, view, await listedServer(rt.store.servers, params.slug), query as Query)), {
       query: PageQuery,
       detail: {
         summary: 'Server page',

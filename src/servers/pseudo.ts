@@ -15,7 +15,7 @@ export function checkPseudo(pseudo: string, edition: Edition): string {
   if (!isValidPseudo(pseudo, edition)) {
     throw invalidParameter(edition === 'java'
       ? 'pseudo must be 3 to 16 letters, digits or underscores'
-      : 'pseudo must be 3 to 16 letters, digits, underscores or inner spaces, optionally starting with "." or "*"')
+      : 'pseudo must be 3 to 16 letters, digits, underscores or inner spaces, optionally starting with "." or "*"', 'pseudo')
   }
   return pseudo
 }

@@ -4,7 +4,7 @@ import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
-import { conflict, forbidden, invalidParameter, notFound } from '../http/errors.ts'
+import { ApiError, conflict, forbidden, invalidParameter, notFound } from '../http/errors.ts'
 import { assertValid } from '../http/validation.ts'
 import { newId } from '../ids.ts'
 import type { Lookup } from '../net/guard.ts'
@@ -240,4 +240,4 @@ export async function listedVoteTarget(servers: ServersRepo, slug: string): Prom
   return target
 }
 
-const notListed = (slug: string) => notFound(`no server with the slug "${slug}" is listed`)
+const notListed = (slug: string) => new ApiError(404, 'NOT_FOUND', `no server with the slug "${slug}" is listed`, {}, {}, 'slug')

@@ -1,3 +1,4 @@
+import type { Translator as Tr } from '../../web/assets/translate.js'
 import { AVERAGE_WIDTH, FIRST_CODE_POINT, UNITS_PER_EM, WIDE_WIDTH, WIDTHS } from './glyph-widths.ts'
 
 // The "Vote for us" badge: a two-part SVG label, the server's name on the left and the call to vote
@@ -58,16 +59,19 @@ function fitName(name: string): string {
 
 const px = (n: number) => Number(n.toFixed(1))
 
-export function renderBadge(opts: { name: string; rank: number | null; theme: BadgeTheme; siteName: string }): string {
+export function renderBadge(opts: { tr: Tr; name: string; rank: number | null; theme: BadgeTheme; siteName: string }): string {
+  const { tr } = opts
   const c = COLORS[opts.theme]
   const name = fitName(opts.name) || '—'
-  const vote = opts.rank === null ? 'Vote for us' : `Vote for us · #${opts.rank}`
+  const vote = opts.rank === null ? tr.t('badge.vote') : tr.t('badge.voteRank', { rank: String(opts.rank) })
   const nameText = px(textWidth(name))
   const voteText = px(textWidth(vote))
   const nameW = Math.ceil(nameText) + 2 * PADDING
   const voteW = Math.ceil(voteText) + 2 * PADDING
   const width = nameW + voteW
-  const title = xmlText(`Vote for ${opts.name}${opts.rank === null ? '' : `, ranked #${opts.rank}`} on ${opts.siteName}`)
+  const title = xmlText(opts.rank === null
+    ? tr.t('badge.title', { name: opts.name, site: opts.siteName })
+    : tr.t('badge.titleRank', { name: opts.name, rank: String(opts.rank), site: opts.siteName }))
   const run = (text: string, x: number, len: number, fg: string) =>
     `<text x="${px(x)}" y="15" fill="${c.shadow}" fill-opacity=".3" textLength="${len}" lengthAdjust="spacingAndGlyphs">${xmlText(text)}</text>` +
     `<text x="${px(x)}" y="14" fill="${fg}" textLength="${len}" lengthAdjust="spacingAndGlyphs">${xmlText(text)}</text>`

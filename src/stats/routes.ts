@@ -5,6 +5,7 @@ import { monthOf } from '../servers/month.ts'
 import { SlugParams } from '../servers/schema.ts'
 import { listedServer } from '../servers/service.ts'
 import { renderBadge } from './badge.ts'
+import { translatorFor } from '../i18n/translate.ts'
 import { globalHistory, historyCsv, scopeOf, serverHistory, type History } from './history.ts'
 import { publicRecord, type PublicRecordDeps } from './public-record.ts'
 import { BadgeQuery, GlobalQuery, HistoryQuery, HistoryResponse, PublicServerResponse, type Range } from './schema.ts'
@@ -58,7 +59,10 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
     .get('/api/v1/servers/:slug/badge.svg', async ({ params, query }) => {
       const server = await listedServer(rt.store.servers, params.slug)
       const rank = (await rt.store.ranking.rankOf(server.id, monthOf(rt.clock.now())))?.rank ?? null
-      const svg = renderBadge({ name: server.name, rank, theme: query.theme ?? 'light', siteName: rt.config.site.name })
+      // The language the owner's page asks for, else the site's: an embedded image is one answer
+      // for every reader, so that a cache keeps it whatever the reader's browser asks.
+      const tr = translatorFor(query.lang ?? rt.config.site.language)
+      const svg = renderBadge({ tr, name: server.name, rank, theme: query.theme ?? 'light', siteName: rt.config.site.name })
       return new Response(svg, { headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'public, max-age=60' } })
     }, {
       params: SlugParams,
@@ -66,7 +70,7 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
       publicLimited: true,
       detail: {
         summary: '"Vote for us" badge', tags, operationId: 'getApiV1ServersBySlugBadge',
-        description: 'An SVG badge with the server\'s name, "Vote for us" and its live rank this month; theme=light (default) or dark. Cached for 60 s. '
+        description: 'An SVG badge with the server\'s name, "Vote for us" and its live rank this month; theme=light (default) or dark; lang=en|fr (default site.language; it does not follow the reader\'s browser, so shared caches keep one badge). Cached for 60 s. '
           + 'Embed: <a href="{voteUrl}"><img src="{badgeUrl}" alt="Vote for {name}"></a>.',
       },
     })

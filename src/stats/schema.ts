@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { Iso } from '../http/schema.ts'
 import { editionSchema } from '../servers/schema.ts'
+import { LANGUAGES } from '../i18n/catalogs.ts'
 import { BADGE_THEMES } from './badge.ts'
 
 // Request and response shapes of the public statistics API; the OpenAPI docs are generated from them.
@@ -29,6 +30,8 @@ export const GlobalQuery = t.Object({
 
 export const BadgeQuery = t.Object({
   theme: t.Optional(t.UnionEnum(BADGE_THEMES, { default: 'light', description: 'light (for light pages) or dark', error: `theme must be one of ${BADGE_THEMES.join(', ')}` })),
+  // A pattern, not an enum: Elysia would fill an absent enum with its first value, hiding site.language.
+  lang: t.Optional(t.String({ pattern: `^(?:${LANGUAGES.join('|')})$`, description: `Language of the badge's text: ${LANGUAGES.join(', ')}; default site.language`, error: `lang must be one of ${LANGUAGES.join(', ')}` })),
 })
 
 const Point = t.Object({

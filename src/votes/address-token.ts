@@ -51,10 +51,10 @@ export function readAddressToken(secret: Uint8Array, token: string, family: 4 | 
   const given = mac ? Buffer.from(mac, 'base64url') : Buffer.alloc(0)
   const expected = body ? sign(secret, body) : Buffer.alloc(32)
   if (extra !== undefined || !body || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw invalidParameter(`${field} is not a token issued by this site`)
+    throw invalidParameter(`${field} is not a token issued by this site`, field)
   }
   const [address, exp] = Buffer.from(body, 'base64url').toString().split('|')
-  if (!(Number(exp) > now)) throw invalidParameter(`${field} expired: reload the vote page`)
-  if (ipFamily(address) !== family) throw invalidParameter(`${field} does not carry an IPv${family} address`)
+  if (!(Number(exp) > now)) throw invalidParameter(`${field} expired: reload the vote page`, field)
+  if (ipFamily(address) !== family) throw invalidParameter(`${field} does not carry an IPv${family} address`, field)
   return address
 }

@@ -6,7 +6,7 @@ import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts'
 import { iso } from '../http/schema.ts'
 import { ipKey } from '../net/ip.ts'
-import { htmlResponse, pageForError, renderPage } from '../pages/layout.ts'
+import { htmlResponse, pageForError, pageView, renderPage, type PageView } from '../pages/layout.ts'
 import { PageQuery, pseudoParam, type Query } from '../pages/query.ts'
 import type { Server, ServersRepo, VoteTarget } from '../servers/repo.ts'
 import { listedServer, listedVoteTarget } from '../servers/service.ts'
@@ -31,17 +31,17 @@ function wantsJson(request: Request): boolean {
 
 // The vote form of a listed server, the vote it sends, and the dual-stack address tokens.
 export function voteRoutes(rt: VoteRoutesDeps) {
-  const formPage = async (target: Server, pseudo: string, error: ApiError) =>
-    htmlResponse(rt.config, renderVotePage(rt.config, target, await rt.store.servers.imageHashes(target.num), { pseudo, error }), error.status, error.headers)
+  const formPage = async (view: PageView, target: Server, pseudo: string, error: ApiError) =>
+    htmlResponse(view, renderVotePage(view, target, await rt.store.servers.imageHashes(target.num), { pseudo, error }), error.status, error.headers)
 
   return new Elysia({ name: 'votes.routes' })
     .use(publicRateLimit(rt))
-    .get('/serveur/:slug/voter', ({ params, query, request }) => renderPage(rt, request.url, async () => {
+    .get('/serveur/:slug/voter', ({ params, query, request }) => renderPage(rt, request, async (view) => {
       const target = await listedServer(rt.store.servers, params.slug)
       const q = query as Query
       // After a vote the form redirects here with ?vote=<id>: the page confirms it.
       const voted = typeof q.vote === 'string' ? await rt.store.votes.byId(target.id, q.vote) : null
-      return renderVotePage(rt.config, target, await rt.store.servers.imageHashes(target.num), { pseudo: pseudoParam(q) || (voted?.pseudo ?? ''), voted: voted ?? undefined })
+      return renderVotePage(view, target, await rt.store.servers.imageHashes(target.num), { pseudo: pseudoParam(q) || (voted?.pseudo ?? ''), voted: voted ?? undefined })
     }), {
       query: PageQuery,
       detail: {
@@ -93,12 +93,13 @@ export function voteRoutes(rt: VoteRoutesDeps) {
         return new Response(null, { status: 303, headers: { ...limitHeaders, location: `/serveur/${target.slug}/voter?vote=${encodeURIComponent(vote.id)}` } })
       } catch (e) {
         if (json) throw e
+        const view = pageView(rt.config, request)
         if (e instanceof ApiError && target && e.status !== 404) {
           // The form again, which shows more of the server than a vote reads.
           const page = await rt.store.servers.bySlug(target.slug)
-          if (page) return formPage(page, typed, e)
+          if (page) return formPage(view, page, typed, e)
         }
-        return pageForError(rt.config, rt.log, e, request.url)
+        return pageForError(view, rt.log, e)
       }
     }, {
       body: VoteBody,

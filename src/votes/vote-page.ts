@@ -1,11 +1,10 @@
 import { WIDGET_CSS_PATH, WIDGET_PATH } from '../captcha/routes.ts'
-import type { Config } from '../config/load.ts'
 import type { ApiError } from '../http/errors.ts'
 import type { ImageHashes, Server } from '../servers/repo.ts'
 import { BEDROCK_PSEUDO, JAVA_PSEUDO } from '../servers/pseudo.ts'
-import { formatUtc } from '../pages/format.ts'
+import type { Tr } from '../pages/text.ts'
 import { html } from '../pages/html.ts'
-import { renderLayout } from '../pages/layout.ts'
+import { pageErrorText, renderLayout, type PageView } from '../pages/layout.ts'
 import { editionLabel, renderIcon } from '../pages/server-parts.ts'
 import { renderVerifiedMark } from '../pages/verified-mark.ts'
 
@@ -19,83 +18,83 @@ export interface VotePageState {
 // is minlength/maxlength), so a browser catches a typo before sending.
 const unanchored = (r: RegExp) => r.source.replace(/^\^|\$$/g, '')
 const PATTERN = { java: unanchored(JAVA_PSEUDO), bedrock: unanchored(BEDROCK_PSEUDO) }
-const HINT = {
-  java: 'Your Minecraft: Java Edition name: 3 to 16 letters, digits or underscores.',
-  bedrock: 'Your Bedrock gamertag as the server sees it: 3 to 16 letters, digits, underscores or spaces, with a leading "." or "*" if the server adds one.',
-}
 
-// A refusal in the words of the page: the field is the "player name" players see, and the
-// captcha is the anti-bot check (the JSON API keeps the parameter names in its messages).
-function playerMessage(e: ApiError): string {
-  const m = e.message
-    .replace(/^pseudo\b/, 'Your player name')
-    .replace(/^altcha: /, 'The anti-bot check: ')
-  return m.charAt(0).toUpperCase() + m.slice(1) + (/[.!?]$/.test(m) ? '' : '.')
+// A refusal in the words of the page: the field is the "player name" players see, the captcha
+// is the anti-bot check (the JSON API keeps its parameter names in its messages).
+function playerMessage(tr: Tr, e: ApiError, server: Server): string {
+  if (e.field === 'pseudo') return tr.t(server.edition === 'java' ? 'vote.badName.java' : 'vote.badName.bedrock')
+  return pageErrorText(tr, e)
 }
-const isNameError = (e: ApiError | undefined) => Boolean(e && e.errorCode === 'INVALID_PARAMETER' && e.message.startsWith('pseudo'))
+const isNameError = (e: ApiError | undefined) => e?.field === 'pseudo'
 
 // A time in UTC, with a place where site.js adds the same time in the visitor's own zone.
-const renderTime = (ms: number) => {
+const renderTime = (tr: Tr, ms: number) => {
   const iso = new Date(ms).toISOString()
-  return html`<time datetime="${iso}">${formatUtc(ms)}</time><span data-local-time="${iso}"></span>`
+  return html`<time datetime="${iso}">${tr.dateTime(ms)}</time><span data-local-time="${iso}"></span>`
 }
 
-function renderThanks(server: Server, voted: { pseudo: string; createdAt: number }, intervalMinutes: number) {
+function renderThanks(tr: Tr, server: Server, voted: { pseudo: string; createdAt: number }, intervalMinutes: number) {
   const next = voted.createdAt + intervalMinutes * 60_000
   return html`<section class="notice notice-success" role="status" aria-labelledby="thanks">
-  <h2 id="thanks">Thank you, ${voted.pseudo}!</h2>
-  <p>Your vote for ${server.name} was recorded on ${formatUtc(voted.createdAt)}.</p>
-  <p>You can vote again from ${renderTime(next)}.</p>
-  <p><a class="button button-primary" href="/serveur/${server.slug}">Back to ${server.name}</a></p>
+  <h2 id="thanks">${tr.t('vote.thanks', { pseudo: voted.pseudo })}</h2>
+  <p>${tr.t('vote.recorded', { name: server.name, time: tr.dateTime(voted.createdAt) })}</p>
+  <p>${tr.html('vote.again', { time: renderTime(tr, next) })}</p>
+  <p><a class="button button-primary" href="/serveur/${server.slug}">${tr.t('vote.back', { name: server.name })}</a></p>
 </section>`
 }
 
-function renderError(e: ApiError, server: Server) {
+function renderError(tr: Tr, e: ApiError, server: Server) {
   const next = typeof e.extra.nextVoteAt === 'string' ? e.extra.nextVoteAt : null
   const message = e.errorCode === 'VOTE_TOO_SOON' && next
-    ? html`You already voted for ${server.name} recently (with this name or from this connection). You can vote again from ${renderTime(Date.parse(next))}.`
-    : playerMessage(e)
+    ? tr.html('vote.tooSoon', { name: server.name, time: renderTime(tr, Date.parse(next)) })
+    : playerMessage(tr, e, server)
   return html`<div class="notice notice-error" role="alert" id="vote-error"><p>${message}</p></div>`
 }
 
-export function renderVotePage(config: Config, server: Server, images: ImageHashes, state: VotePageState): string {
+// "2 hours", "90 minutes": the vote interval as people say it.
+function intervalText(tr: Tr, minutes: number): string {
+  return minutes % 60 === 0 ? tr.n('vote.hours', minutes / 60) : tr.n('vote.minutes', minutes)
+}
+
+export function renderVotePage(view: PageView, server: Server, images: ImageHashes, state: VotePageState): string {
+  const { config, tr } = view
   const base = `/serveur/${server.slug}`
   const captcha = config.votes.captcha === 'pow'
   const dualStack = Boolean(config.site.ipv4_url || config.site.ipv6_url)
-  const hours = config.votes.interval_minutes / 60
-  const interval = Number.isInteger(hours) ? `${hours} ${hours === 1 ? 'hour' : 'hours'}` : `${config.votes.interval_minutes} minutes`
+  const interval = intervalText(tr, config.votes.interval_minutes)
   const nameError = isNameError(state.error)
   const describedBy = nameError ? 'vote-error pseudo-hint' : 'pseudo-hint'
 
   // The captcha solves itself as soon as the page opens (auto="onload"); a Vote pressed before it
-  // is done is sent once it is (site.js), so there is nothing to tick.
+  // is done is sent once it is (site.js), so there is nothing to tick. The widget speaks the
+  // page's language (its messages come from the catalogs: src/captcha/routes.ts).
   const form = html`<form class="card" method="post" action="${base}/voter" data-vote-form${dualStack ? html` data-ipv4-url="${config.site.ipv4_url}" data-ipv6-url="${config.site.ipv6_url}"` : ''}>
   <div class="field">
-    <label for="pseudo">Your player name</label>
+    <label for="pseudo">${tr.t('vote.pseudo')}</label>
     <input id="pseudo" name="pseudo" value="${state.pseudo}" required minlength="3" maxlength="16" pattern="${PATTERN[server.edition]}"
       autocomplete="username" autocapitalize="off" spellcheck="false" aria-describedby="${describedBy}"${nameError ? html` aria-invalid="true"` : ''}>
-    <span id="pseudo-hint" class="hint">${HINT[server.edition]}</span>
+    <span id="pseudo-hint" class="hint">${tr.t(server.edition === 'java' ? 'vote.hint.java' : 'vote.hint.bedrock')}</span>
   </div>
   ${dualStack ? html`<input type="hidden" name="ipv4Token" value=""><input type="hidden" name="ipv6Token" value="">` : ''}
   ${captcha ? html`<div class="field">
-    <altcha-widget challenge="/api/v1/vote-challenge" name="altcha" auto="onload"></altcha-widget>
-    <noscript><p class="notice">The anti-bot check of this form runs in your browser: please enable JavaScript to vote.</p></noscript>
+    <altcha-widget challenge="/api/v1/vote-challenge" name="altcha" auto="onload" language="${tr.lang}"></altcha-widget>
+    <noscript><p class="notice">${tr.t('vote.noscript')}</p></noscript>
   </div>` : ''}
-  <button type="submit" class="button-primary">Vote</button>
+  <button type="submit" class="button-primary">${tr.t('common.vote')}</button>
   <p class="muted" data-vote-status role="status" aria-live="polite"></p>
 </form>
-<p class="muted">One vote per ${editionLabel(server.edition)} player and per connection every ${interval}. Votes count for the current month (UTC).</p>`
+<p class="muted">${tr.t('vote.rules', { edition: editionLabel(tr, server.edition), interval })}</p>`
 
-  const body = html`<nav class="muted" aria-label="Breadcrumb"><a href="/">Ranking</a> › <a href="${base}">${server.name}</a> › Vote</nav>
+  const body = html`<nav class="muted" aria-label="${tr.t('common.breadcrumb')}"><a href="/">${tr.t('layout.ranking')}</a> › <a href="${base}">${server.name}</a> › ${tr.t('common.vote')}</nav>
 <div class="narrow">
-<div class="server-head">${renderIcon(server.slug, images, 'large')}<h1>Vote for ${server.name}${renderVerifiedMark(server.verifiedAt !== null)}</h1></div>
-${state.voted ? renderThanks(server, state.voted, config.votes.interval_minutes) : html`${state.error ? renderError(state.error, server) : ''}
+<div class="server-head">${renderIcon(server.slug, images, 'large')}<h1>${tr.t('common.voteFor', { name: server.name })}${renderVerifiedMark(tr, server.verifiedAt !== null)}</h1></div>
+${state.voted ? renderThanks(tr, server, state.voted, config.votes.interval_minutes) : html`${state.error ? renderError(tr, state.error, server) : ''}
 ${form}`}
 </div>`
 
-  return renderLayout(config, {
-    title: `Vote for ${server.name}`,
-    description: `Vote for the Minecraft server ${server.name} once every ${interval} and help it climb the ranking.`,
+  return renderLayout(view, {
+    title: tr.t('common.voteFor', { name: server.name }),
+    description: tr.t('vote.description', { name: server.name, interval }),
     path: `${base}/voter`,
     styles: captcha && !state.voted ? [WIDGET_CSS_PATH] : [],
     scripts: ['/assets/site.js'],

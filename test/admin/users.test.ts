@@ -55,7 +55,7 @@ describeBackends('disable and enable an account', (backend) => {
     expect(r).toEqual({ status: 200, body: { ok: true, user: { id: owner.id, email: 'owner@example.com', isAdmin: false, disabled: true, servers: 1, createdAt: expect.any(String) } } })
     expect((await call(app, 'GET', '/api/v1/me', { headers: { cookie: ownerCookie } })).status).toBe(401)
     expect(await json(await call(app, 'POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password: 'correct horse battery' } })))
-      .toEqual({ status: 403, body: error('FORBIDDEN', 'this account is disabled: ask the site\'s administrator') })
+      .toEqual({ status: 403, body: { ok: false, error: { code: 'FORBIDDEN', message: 'this account is disabled: ask the site\'s administrator', field: 'email' } } })
     // A wrong password still gets the ordinary answer: the state is told only to whoever knows it.
     expect((await call(app, 'POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password: 'wrong password!' } })).status).toBe(401)
     expect(await publicView(app, rt, server.slug, key)).toEqual({ ranking: false, page: 404, record: 404, badge: 404, votePage: 404, vote: 404, key: 401, pinged: 0 })

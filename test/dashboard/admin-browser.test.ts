@@ -124,7 +124,8 @@ describe('the administrator\'s dashboard in a browser', () => {
     await form.getByLabel('E-mail address').fill('owner@example.com')
     await form.getByLabel('Password').fill(PASSWORD)
     await form.getByRole('button', { name: 'Log in' }).click()
-    await form.locator('.form-error').getByText('This account is disabled: ask the site\'s administrator').waitFor()
+    // Under the e-mail address: that account is the one refused.
+    await form.locator('.field-error').getByText('This account is disabled: ask the site\'s administrator').waitFor()
 
     await row('owner@example.com').getByRole('button', { name: 'Enable owner@example.com' }).click()
     await becomes(() => cellText('owner@example.com', 'State'), 'Enabled', 'the account to show enabled')

@@ -106,7 +106,9 @@ describe('the owner dashboard in a browser', () => {
     expect(res.headers.get('content-security-policy')).toStartWith("default-src 'self'")
     const html = await res.text()
     expect(html).toContain('<title>My servers · Dashboard Test List</title>')
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/)
+    // No script runs inline: the one inline block is the catalog, JSON data the browser never runs.
+    expect(html).not.toMatch(/<script(?![^>]*\b(src=|type="application\/json"))/)
+    expect(html).toContain('<script type="application/json" id="vl-i18n">')
     expect(html).not.toMatch(/\sstyle=|<style/)
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//)
   }, STEP_MS)

@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 
-// A browser module, plain JS (no declaration file): imported by a path the type checker leaves alone.
-const explain = '../../web/dashboard/explain.js'
-const { failureLabel } = (await import(explain)) as { failureLabel: (error: string, httpStatus: number | null) => string }
+import { failureLabel } from '../../web/dashboard/explain.js'
+import { translatorFor } from '../../src/i18n/translate.ts'
+
+const en = translatorFor('en')
+const fr = translatorFor('fr')
 
 // The few words the dashboard puts above a delivery failure, for the sentences the push and
 // webhook and Discord code write (docs/owners.md, "Votifier", "Webhooks" and "Discord").
@@ -28,6 +30,11 @@ describe('failureLabel', () => {
       ['interrupted: votelist stopped during this attempt, so its outcome is unknown (a queued delivery is tried again)', null, 'Interrupted'],
       ['something nobody foresaw', null, 'Failed'],
     ]
-    for (const [error, status, label] of cases) expect({ error, label: failureLabel(error, status) }).toEqual({ error, label })
+    for (const [error, status, label] of cases) expect({ error, label: failureLabel(en, error, status) }).toEqual({ error, label })
+  })
+
+  test('in the visitor\'s language', () => {
+    expect(failureLabel(fr, 'connection refused by mc.example.net:8192: nothing listens on that port', null)).toBe('Connexion refusée')
+    expect(failureLabel(fr, 'the receiver answered HTTP 503', 503)).toBe('HTTP 503')
   })
 })

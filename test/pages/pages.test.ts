@@ -47,7 +47,7 @@ describe('the ranking page', () => {
     expect(page.body).toContain('<link rel="stylesheet" href="/assets/site.css">')
     expect(page.body).toContain('id="global-players"')
     expect(page.body).not.toMatch(/(src|href)="https?:\/\/(?!list\.example\.org)/) // nothing from another host
-    expect(page.body).toContain('12<span class="muted"> / 100 players</span>')
+    expect(page.body).toContain('12<span class="muted"> / 100</span></span><span class="muted"> players</span>')
     expect(page.body).toContain('status-offline')
     expect(page.body).toContain('not measured yet')
 
@@ -64,7 +64,7 @@ describe('the ranking page', () => {
     expect(first.body).toContain('href="/?page=2"')
     const second = await get(app, '/?page=2')
     expect(rankedNames(second.body)).toHaveLength(13)
-    expect(second.body).toContain('<span class="visually-hidden">Rank </span>63</span>')
+    expect(second.body).toContain('<span class="visually-hidden">Rank 63</span><span aria-hidden="true">63</span>')
     expect(second.body).toContain('<link rel="canonical" href="https://list.example.org/?page=2">')
     expect((await get(app, '/?page=9')).body).toContain('There is no page 9.')
     expect(alpha.slug).toBe('alpha-valley')
@@ -74,12 +74,12 @@ describe('the ranking page', () => {
     const rt = testRuntime()
     const app = await testApp(rt)
     const cases: [string, string][] = [
-      ['/?edition=pocket', 'edition must be &quot;java&quot; or &quot;bedrock&quot;'],
-      ['/?mode=knitting', 'mode must be one of: survival'],
-      ['/?page=0', 'page must be a whole number from 1'],
-      ['/?page=abc', 'page must be a whole number from 1'],
-      [`/?search=${'x'.repeat(65)}`, 'search must be at most 64 characters long'],
-      ['/?month=2026-13', 'month must be a month written YYYY-MM'],
+      ['/?edition=pocket', 'Edition must be &quot;java&quot; or &quot;bedrock&quot;'],
+      ['/?mode=knitting', 'Mode must be one of: survival'],
+      ['/?page=0', 'Page must be a whole number from 1'],
+      ['/?page=abc', 'Page must be a whole number from 1'],
+      [`/?search=${'x'.repeat(65)}`, 'Search must be at most 64 characters long'],
+      ['/?month=2026-13', 'Month must be a month written YYYY-MM'],
       ['/?month=2027-01', 'up to the current month (2026-11)'],
     ]
     for (const [path, message] of cases) {
@@ -191,7 +191,7 @@ describe('the vote page', () => {
     const page = await get(app, `/serveur/${server.slug}/voter`)
     const src = /<script type="module" src="(\/vendor\/altcha-[\d.]+\.min\.js)"><\/script>/.exec(page.body)?.[1]
     expect(src).toBeString()
-    expect(page.body).toContain('<altcha-widget challenge="/api/v1/vote-challenge" name="altcha" auto="onload"></altcha-widget>')
+    expect(page.body).toContain('<altcha-widget challenge="/api/v1/vote-challenge" name="altcha" auto="onload" language="en"></altcha-widget>')
     const widget = await call(app, 'GET', src!)
     expect(widget.status).toBe(200)
     expect(widget.headers.get('content-type')).toBe('text/javascript; charset=utf-8')

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { chromium, type Browser } from 'playwright-core'
+import { translatorFor } from '../../src/i18n/translate.ts'
 import { renderBadge, textWidth } from '../../src/stats/badge.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
@@ -9,7 +10,7 @@ import { parseXml, type XmlElement } from './xml-check.ts'
 afterAll(cleanupTemp)
 
 const texts = (el: XmlElement): XmlElement[] => [...(el.name === 'text' ? [el] : []), ...el.children.flatMap(texts)]
-const badgeOf = (name: string, rank: number | null = 3, theme: 'light' | 'dark' = 'light') => renderBadge({ name, rank, theme, siteName: 'My <List> & Co' })
+const badgeOf = (name: string, rank: number | null = 3, theme: 'light' | 'dark' = 'light') => renderBadge({ tr: translatorFor('en'), name, rank, theme, siteName: 'My <List> & Co' })
 
 describe('badge SVG', () => {
   test('well-formed XML whatever the name: markup characters escaped, forbidden characters dropped', () => {

@@ -76,7 +76,7 @@ describe('GET /api/v1/servers/{slug}', () => {
       for (const path of ['', '/history', '/history?format=csv', '/badge.svg']) {
         const res = await call(app, 'GET', `/api/v1/servers/${slug}${path}`)
         expect(res.status).toBe(404)
-        expect(await res.json()).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: `no server with the slug "${slug}" is listed` } })
+        expect(await res.json()).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: `no server with the slug "${slug}" is listed`, field: 'slug' } })
       }
     }
   })

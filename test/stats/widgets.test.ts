@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { catalogJson } from '../../src/i18n/translate.ts'
 import { HOUR } from '../../src/stats/repo.ts'
 import { recordRound } from '../../src/stats/round.ts'
 import type { App } from '../../src/app.ts'
@@ -49,7 +50,9 @@ afterAll(async () => {
 async function phonePage(html: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, acceptDownloads: true, locale: 'en-US' })
   const page = await context.newPage()
-  await page.route(`${base}/widget-test`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><head><meta name="viewport" content="width=device-width,initial-scale=1"></head><body style="margin:0;padding:12px">${html}<script src="/assets/stats-widgets.js"></script></body></html>` }))
+  // The widgets read their words from the page's catalog, as the site's pages carry it.
+  const catalog = `<script type="application/json" id="vl-i18n">${catalogJson('en', ['script.', 'format.', 'error.'])}</script>`
+  await page.route(`${base}/widget-test`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width,initial-scale=1">${catalog}</head><body style="margin:0;padding:12px">${html}<script type="module" src="/assets/stats-widgets.js"></script></body></html>` }))
   await page.goto(`${base}/widget-test`)
   return page
 }
@@ -61,7 +64,9 @@ async function textOf(page: Page, selector: string, check: (text: string) => boo
   return text
 }
 const api = async (path: string) => (await fetch(`${base}${path}`)).json()
-const format = (n: number) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(n)
+// The site's English formats (en-GB): 1,234.5 and 99.5%.
+const format = (n: number) => new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 }).format(n)
+const percent = (ratio: number) => new Intl.NumberFormat('en-GB', { style: 'percent', maximumFractionDigits: 1 }).format(ratio)
 
 describe('history chart', () => {
   test('fills #history on a phone: chart within the screen, uptime, peak, CSV link; the range selector switches', async () => {
@@ -70,7 +75,7 @@ describe('history chart', () => {
     const day = await api(`/api/v1/servers/${slug}/history?range=24h`)
     expect(await textOf(page, '.vl-figures', (t) => t.includes(format(day.summary.peak)))).toContain(format(day.summary.peak))
     const figures = await page.$$eval('.vl-figure', (items) => items.map((i) => i.textContent))
-    expect(figures).toEqual([`Uptime${format(day.summary.uptime * 100)} %`, `Peak${format(day.summary.peak)}`, `Average${format(day.summary.avg)}`])
+    expect(figures).toEqual([`Uptime${percent(day.summary.uptime)}`, `Peak${format(day.summary.peak)}`, `Average${format(day.summary.avg)}`])
     expect(await page.getAttribute('.vl-csv', 'href')).toBe(`/api/v1/servers/${slug}/history?range=24h&format=csv`)
     expect(await page.getAttribute('.vl-range[data-range="24h"]', 'aria-pressed')).toBe('true')
     // Nothing wider than the screen; the chart uses the width it has.
@@ -85,7 +90,7 @@ describe('history chart', () => {
     await page.tap('.vl-range[data-range="7d"]')
     const week = await api(`/api/v1/servers/${slug}/history?range=7d`)
     expect(await page.getAttribute('.vl-range[data-range="7d"]', 'aria-pressed')).toBe('true')
-    const weekUptime = `${format(week.summary.uptime * 100)} %`
+    const weekUptime = percent(week.summary.uptime)
     expect(await textOf(page, '.vl-figure:first-child dd', (t) => t === weekUptime)).toBe(weekUptime)
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('.vl-csv')])
     expect(download.suggestedFilename()).toBe(`${slug}-7d.csv`)
@@ -95,7 +100,7 @@ describe('history chart', () => {
 
   test('an unknown slug shows that statistics are unavailable', async () => {
     const page = await phonePage('<div id="history" data-slug="nobody"></div>')
-    const message = 'Statistics are unavailable right now (no server with the slug "nobody" is listed).'
+    const message = 'Statistics are unavailable right now (No server with the slug "nobody" is listed).'
     expect(await textOf(page, '.vl-status', (t) => t === message)).toBe(message)
     await page.context().close()
   }, 30_000)

@@ -1,5 +1,8 @@
 // votelist public pages: small progressive enhancements. Every page works without this file.
-'use strict'
+// Its words come from the page's catalog (web/assets/translate.js).
+import { pageTranslator } from './translate.js'
+
+const tr = pageTranslator('local')
 
 // "Copy" buttons: <button data-copy="ID" hidden> copies the text of element #ID. The button
 // says "Copied!" for a moment, and the result is announced in [data-copy-status="ID"] or, on a
@@ -20,10 +23,10 @@ function setUpCopyButtons() {
       const address = (source.textContent ?? '').trim()
       try {
         await navigator.clipboard.writeText(address)
-        label.textContent = 'Copied!'
-        if (status) status.textContent = `Copied ${address}`
+        label.textContent = tr.t('script.copied')
+        if (status) status.textContent = tr.t('script.copiedAddress', { address })
       } catch {
-        if (status) status.textContent = 'Copy failed: select the address instead.'
+        if (status) status.textContent = tr.t('script.copyFailed')
       }
       setTimeout(() => {
         label.textContent = word
@@ -78,12 +81,11 @@ function setUpDualStack() {
 }
 
 // Times are written in UTC by the site; [data-local-time="ISO"] beside one gets the same moment
-// in the visitor's own time zone.
+// in the visitor's own time zone, in the same format.
 function showLocalTimes() {
-  const format = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-local-time]'))) {
     const at = new Date(el.dataset.localTime ?? '')
-    if (!Number.isNaN(at.getTime())) el.textContent = ` (${format.format(at)} in your time zone)`
+    if (!Number.isNaN(at.getTime())) el.textContent = ` ${tr.t('script.localTime', { time: tr.dateTime(at) })}`
   }
 }
 
@@ -103,7 +105,7 @@ function setUpCaptchaWait() {
   widget.addEventListener('statechange', (event) => {
     const state = /** @type {CustomEvent<{ state: string }>} */ (event).detail?.state
     verified = state === 'verified'
-    if (state === 'error' && status) status.textContent = 'The anti-bot check failed: reload the page to try again.'
+    if (state === 'error' && status) status.textContent = tr.t('script.captchaFailed')
     if (verified && waiting) {
       waiting = false
       if (status) status.textContent = ''
@@ -116,7 +118,7 @@ function setUpCaptchaWait() {
     // The name is checked now, so that a typo is said at once rather than after the wait.
     if (pseudo instanceof HTMLInputElement && !pseudo.reportValidity()) return
     waiting = true
-    if (status) status.textContent = 'Checking that you are not a robot… your vote is sent as soon as this is done.'
+    if (status) status.textContent = tr.t('script.captchaWait')
   })
 }
 

@@ -4,6 +4,7 @@
 // what it started (the Deliveries tab's refresh).
 import { ApiError, get, post, whenSessionLost } from './api.js'
 import { announce, h, replace } from './dom.js'
+import { errorSentence, t } from './i18n.js'
 import { renderAdminServers } from './view-admin.js'
 import { renderAdminAudit } from './view-admin-audit.js'
 import { renderAdminSite } from './view-admin-site.js'
@@ -102,21 +103,31 @@ function navLink(href, text) {
 
 function renderNav() {
   /** @type {HTMLElement[]} */
-  const links = [h('a', { href: '/' }, 'Ranking')]
+  const links = [h('a', { href: '/' }, t('dash.nav.ranking'))]
   if (state.user) {
-    links.push(navLink('/dashboard', 'My servers'))
+    links.push(navLink('/dashboard', t('dash.nav.servers')))
     if (state.user.isAdmin) {
-      links.push(navLink('/dashboard/admin/users', 'Users'), navLink('/dashboard/admin/servers', 'All servers'),
-        navLink('/dashboard/admin/site', 'Site'), navLink('/dashboard/admin/audit', 'Audit log'))
+      links.push(navLink('/dashboard/admin/users', t('dash.nav.users')), navLink('/dashboard/admin/servers', t('dash.nav.allServers')),
+        navLink('/dashboard/admin/site', t('dash.nav.site')), navLink('/dashboard/admin/audit', t('dash.nav.audit')))
     }
     links.push(h('span', { class: 'nav-account' },
       h('span', { class: 'muted nav-email', title: state.user.email }, state.user.email),
-      h('button', { type: 'button', class: 'button-small', onClick: logOut }, 'Log out')))
+      h('button', { type: 'button', class: 'button-small', onClick: logOut }, t('dash.nav.logOut'))))
   } else if (!state.status?.setupNeeded) {
-    links.push(navLink('/dashboard/login', 'Log in'))
-    if (state.status?.registrationOpen) links.push(navLink('/dashboard/signup', 'Sign up'))
+    links.push(navLink('/dashboard/login', t('dash.nav.logIn')))
+    if (state.status?.registrationOpen) links.push(navLink('/dashboard/signup', t('dash.nav.signUp')))
   }
   replace(nav, links)
+}
+
+// The language switcher's links (index.html) bring the visitor back to the page open now.
+function updateSwitcher() {
+  for (const link of document.querySelectorAll('.lang-switch a[href^="/language?"]')) {
+    if (!(link instanceof HTMLAnchorElement)) continue
+    const url = new URL(link.href)
+    url.searchParams.set('back', location.pathname + location.search)
+    link.href = url.pathname + url.search
+  }
 }
 
 async function logOut() {
@@ -128,7 +139,7 @@ async function logOut() {
   state.user = null
   state.status = /** @type {AuthStatus | null} */ (await get('/api/v1/auth/status').catch(() => null))
   navigate('/dashboard/login', { replace: true })
-  announce('You are logged out.')
+  announce(t('dash.loggedOut'))
 }
 
 async function loadStatus() {
@@ -158,15 +169,16 @@ async function render() {
     if (!status.setupNeeded && path.endsWith('/setup')) return navigate('/dashboard/login', { replace: true })
   }
   renderNav()
+  updateSwitcher()
   try {
     if (!route) {
-      ctx.setTitle('Page not found')
-      replace(container, h('section', { class: 'card narrow' }, h('h1', { tabindex: '-1' }, 'Page not found'),
-        h('p', null, 'There is no dashboard page at this address.'), h('p', null, h('a', { class: 'button', href: '/dashboard' }, 'Back to my servers'))))
+      ctx.setTitle(t('dash.notFound.title'))
+      replace(container, h('section', { class: 'card narrow' }, h('h1', { tabindex: '-1' }, t('dash.notFound.title')),
+        h('p', null, t('dash.notFound.text')), h('p', null, h('a', { class: 'button', href: '/dashboard' }, t('dash.notFound.back')))))
     } else if (route.access === 'admin' && !state.user?.isAdmin) {
-      ctx.setTitle('Administrators only')
-      replace(container, h('section', { class: 'card narrow' }, h('h1', { tabindex: '-1' }, 'Administrators only'),
-        h('p', null, 'This page is for the site\'s administrators.')))
+      ctx.setTitle(t('dash.adminOnly.title'))
+      replace(container, h('section', { class: 'card narrow' }, h('h1', { tabindex: '-1' }, t('dash.adminOnly.title')),
+        h('p', null, t('dash.adminOnly.text'))))
     } else {
       const stop = (await route.fn(ctx, container, ...route.params ?? [])) ?? null
       // Another page was opened while this one loaded: stop what this one started.
@@ -176,8 +188,8 @@ async function render() {
   } catch (error) {
     console.error(error)
     replace(container, h('div', { class: 'notice notice-error', role: 'alert' },
-      h('p', null, `This page could not be loaded: ${error instanceof Error ? error.message : error}.`),
-      h('p', null, h('a', { href: location.pathname }, 'Try again'))))
+      h('p', null, t('dash.loadFailed', { reason: errorSentence(error) })),
+      h('p', null, h('a', { href: location.pathname }, t('dash.tryAgain')))))
   }
   // After a navigation, the focus moves to the new page's heading (screen readers read it); on
   // the first load the browser's own focus order is kept.
@@ -200,7 +212,7 @@ whenSessionLost(() => {
   if (!state.user) return
   state.user = null
   navigate(`/dashboard/login?next=${encodeURIComponent(location.pathname)}`, { replace: true })
-  announce('Your session has ended: please log in again.')
+  announce(t('dash.sessionEnded'))
 })
 
 async function boot() {
@@ -208,7 +220,7 @@ async function boot() {
     state.user = /** @type {UserAnswer} */ (await get('/api/v1/me')).user
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 401) {
-      replace(view, h('div', { class: 'notice notice-error', role: 'alert' }, h('p', null, `The dashboard could not start: ${error instanceof Error ? error.message : error}.`)))
+      replace(view, h('div', { class: 'notice notice-error', role: 'alert' }, h('p', null, t('dash.startFailed', { reason: errorSentence(error) }))))
       return
     }
   }

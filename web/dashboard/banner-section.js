@@ -4,6 +4,7 @@
 import { ApiError, del, putFile, serverPath } from './api.js'
 import { announce, h } from './dom.js'
 import { actionButton, onSubmit } from './forms.js'
+import { t } from './i18n.js'
 /** @import { ServerDetail } from '../types/api' */
 
 const WIDTH = 468
@@ -16,12 +17,12 @@ const TYPES = 'image/png,image/gif,image/jpeg,image/webp'
  */
 export function bannerSection(server, refresh) {
   const current = server.bannerUrl
-    ? h('img', { class: 'banner', src: server.bannerUrl, width: String(WIDTH), height: String(HEIGHT), alt: `Current banner of ${server.name}` })
-    : h('p', { class: 'muted' }, 'No banner: the ranking and the server page show none.')
+    ? h('img', { class: 'banner', src: server.bannerUrl, width: String(WIDTH), height: String(HEIGHT), alt: t('dash.banner.current', { name: server.name }) })
+    : h('p', { class: 'muted' }, t('dash.banner.none'))
 
   const input = h('input', { type: 'file', id: 'banner-file', name: 'banner', accept: TYPES, 'aria-describedby': 'banner-hint banner-note banner-error' })
   // A data: URL (allowed by the dashboard's policy), set directly: it never comes from the API.
-  const preview = h('img', { class: 'banner banner-preview', width: String(WIDTH), height: String(HEIGHT), alt: 'Preview of the chosen image', hidden: true })
+  const preview = h('img', { class: 'banner banner-preview', width: String(WIDTH), height: String(HEIGHT), alt: t('dash.banner.preview'), hidden: true })
   const note = h('p', { class: 'hint', id: 'banner-note', 'aria-live': 'polite' })
   input.addEventListener('change', () => {
     const file = input.files?.[0]
@@ -38,39 +39,39 @@ export function bannerSection(server, refresh) {
   preview.addEventListener('load', () => {
     const { naturalWidth: w, naturalHeight: hgt } = preview
     note.textContent = w === WIDTH && hgt === HEIGHT
-      ? `${w}×${hgt}: ready to upload.`
-      : `This image is ${w}×${hgt}; a banner must be ${WIDTH}×${HEIGHT}.`
+      ? t('dash.banner.ready', { size: `${w}×${hgt}` })
+      : t('dash.banner.wrongSize', { size: `${w}×${hgt}`, wanted: `${WIDTH}×${HEIGHT}` })
   })
   preview.addEventListener('error', () => {
     if (!preview.src) return
     preview.hidden = true
-    note.textContent = 'This file is not an image the browser can show.'
+    note.textContent = t('dash.banner.notImage')
   })
 
   const form = onSubmit(h('form', { class: 'banner-form' },
     h('div', { class: 'field', dataset: { field: 'banner' } },
-      h('label', { for: 'banner-file' }, server.bannerUrl ? 'Replace the banner' : 'Upload a banner'),
+      h('label', { for: 'banner-file' }, t(server.bannerUrl ? 'dash.banner.replace' : 'dash.banner.upload')),
       input,
-      h('p', { class: 'hint', id: 'banner-hint' }, `${WIDTH}×${HEIGHT} pixels, PNG, GIF (animated too), JPEG or WebP, at most 1 MiB.`),
+      h('p', { class: 'hint', id: 'banner-hint' }, t('dash.banner.hint', { size: `${WIDTH}×${HEIGHT}` })),
       preview, note,
       h('p', { class: 'field-error', id: 'banner-error', hidden: true })),
-    h('button', { type: 'submit', class: 'button button-primary' }, 'Upload the banner')), async () => {
+    h('button', { type: 'submit', class: 'button button-primary' }, t('dash.banner.submit'))), async () => {
     const file = input.files?.[0]
-    if (!file) throw new ApiError(400, 'INVALID_PARAMETER', 'choose an image file first', 'banner')
+    if (!file) throw new ApiError(400, 'NO_FILE', 'no file chosen', 'banner')
     await putFile(serverPath(server.slug, '/banner'), file)
-    announce('Banner saved.')
+    announce(t('dash.banner.saved'))
     await refresh(server.slug)
-  }, 'Uploading…')
+  }, t('dash.banner.uploading'))
 
   const remove = server.bannerUrl
-    ? actionButton('Remove the banner', async () => {
+    ? actionButton(t('dash.banner.remove'), async () => {
       await del(serverPath(server.slug, '/banner'))
-      announce('Banner removed.')
+      announce(t('dash.banner.removed'))
       await refresh(server.slug)
-    }, { confirmText: `Remove the banner of ${server.name}?` })
+    }, { confirmText: t('dash.banner.confirmRemove', { name: server.name }) })
     : null
 
-  return h('section', { class: 'card' }, h('h2', null, 'Banner'),
-    h('p', { class: 'muted' }, 'Shown on your server\'s row in the ranking and on its page.'),
+  return h('section', { class: 'card' }, h('h2', null, t('dash.banner.title')),
+    h('p', { class: 'muted' }, t('dash.banner.lead')),
     current, remove, form)
 }

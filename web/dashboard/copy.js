@@ -2,12 +2,13 @@
 // whose outcome is announced next to it. Without the clipboard API (plain http on a LAN
 // address) the button selects the text instead, for Ctrl+C.
 import { h } from './dom.js'
+import { t } from './i18n.js'
 
 /**
  * @param {() => string} getText
  * @param {{ label?: string, selectTarget?: () => Node | null }} [options]
  */
-export function copyButton(getText, { label = 'Copy', selectTarget } = {}) {
+export function copyButton(getText, { label = t('common.copy'), selectTarget } = {}) {
   const status = h('span', { class: 'copy-status', role: 'status', 'aria-live': 'polite' })
   const button = h('button', {
     type: 'button', class: 'button-small',
@@ -16,11 +17,11 @@ export function copyButton(getText, { label = 'Copy', selectTarget } = {}) {
       try {
         if (!navigator.clipboard) throw new Error('no clipboard')
         await navigator.clipboard.writeText(getText())
-        status.textContent = 'Copied'
+        status.textContent = t('dash.copied')
       } catch {
         const target = selectTarget?.()
         if (target) window.getSelection()?.selectAllChildren(target)
-        status.textContent = 'Selected: press Ctrl+C to copy'
+        status.textContent = t('dash.selected')
       }
       setTimeout(() => { status.textContent = '' }, 4000)
     },
@@ -33,7 +34,7 @@ export function copyButton(getText, { label = 'Copy', selectTarget } = {}) {
  * @param {string} text
  * @param {{ label?: string, block?: boolean, describedBy?: string }} [options]
  */
-export function copyField(text, { label = 'Copy', block = false, describedBy } = {}) {
+export function copyField(text, { label = t('common.copy'), block = false, describedBy } = {}) {
   const code = block ? h('pre', { class: 'code-block' }, h('code', null, text)) : h('code', { class: 'copy-value' }, text)
   const { button, status } = copyButton(() => text, { label, selectTarget: () => code })
   if (describedBy) button.setAttribute('aria-describedby', describedBy)

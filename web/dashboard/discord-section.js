@@ -2,6 +2,7 @@
 import { del, put, serverPath } from './api.js'
 import { announce, h, replace } from './dom.js'
 import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
+import { t } from './i18n.js'
 /** @import { DiscordAnswer, DiscordSettings, ServerDetail } from '../types/api' */
 
 /** @param {ServerDetail} server */
@@ -14,24 +15,24 @@ export function discordSection(server) {
     const form = onSubmit(h('form', { class: 'inline-fields' },
       formError(),
       field({
-        name: 'url', label: 'Discord webhook URL', type: 'url', value: discord?.url ?? '', placeholder: 'https://discord.com/api/webhooks/…',
-        hint: 'In Discord: the channel\'s settings → Integrations → Webhooks → New Webhook → Copy Webhook URL. Keep it private: anyone with it can post in the channel.',
+        name: 'url', label: t('dash.discord.url'), type: 'url', value: discord?.url ?? '', placeholder: 'https://discord.com/api/webhooks/…',
+        hint: t('dash.discord.urlHint'),
       }),
-      h('button', { type: 'submit', class: 'button button-primary' }, discord ? 'Save URL' : 'Save the Discord webhook')), async (f) => {
+      h('button', { type: 'submit', class: 'button button-primary' }, t(discord ? 'dash.discord.saveUrl' : 'dash.discord.save'))), async (f) => {
       discord = /** @type {DiscordAnswer} */ (await put(serverPath(server.slug, '/discord'), { url: valueOf(f, 'url') })).discord
       draw()
-      announce('Discord webhook saved. Press Test to see the message in the channel.')
+      announce(t('dash.discord.saved'))
     })
     replace(section,
-      h('h2', null, 'Discord'),
-      h('p', null, 'A message in a Discord channel for every vote: the player, the server and its votes this month. Names cannot mention or ping anyone.'),
+      h('h2', null, t('dash.discord.title')),
+      h('p', null, t('dash.discord.lead')),
       form,
-      discord ? actionButton('Remove the Discord webhook', async () => {
+      discord ? actionButton(t('dash.discord.remove'), async () => {
         await del(serverPath(server.slug, '/discord'))
         discord = null
         draw()
-        announce('Discord webhook removed.')
-      }, { className: 'button button-danger', confirmText: 'Remove the Discord webhook? Votes are no longer posted to Discord.' }) : null)
+        announce(t('dash.discord.removed'))
+      }, { className: 'button button-danger', confirmText: t('dash.discord.confirmRemove') }) : null)
   }
   draw()
   return section

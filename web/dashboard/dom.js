@@ -1,3 +1,5 @@
+import { tr } from './i18n.js'
+
 // Building the dashboard's DOM. Text always goes in as text nodes (never as markup), so nothing
 // an owner or a player typed can become HTML: no string is ever parsed as markup here.
 
@@ -85,27 +87,14 @@ export function announce(message) {
 let uid = 0
 export const newId = (/** @type {string} */ prefix) => `${prefix}-${++uid}`
 
-const dateTime = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit',
-})
-const shortTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-const dayOnly = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' })
+// Times and numbers in the visitor's language, through the site's one set of formats
+// (web/assets/translate.js): UTC, written out with " UTC".
+export const formatTime = (/** @type {string} */ iso) => tr.dateTime(iso, { seconds: true })
+export const formatDay = (/** @type {string} */ iso) => tr.date(iso)
+export const formatNumber = (/** @type {number} */ n) => tr.number(n)
 
-export const formatTime = (/** @type {string} */ iso) => `${dateTime.format(new Date(iso))} UTC`
-export const formatDay = (/** @type {string} */ iso) => dayOnly.format(new Date(iso))
-
-// "in 2 min", "5 s ago": how far a time is from now, in the largest unit that fits.
-/**
- * @param {string} iso
- * @param {number} [now]
- */
-export function relativeTime(iso, now = Date.now()) {
-  const seconds = Math.round((new Date(iso).getTime() - now) / 1000)
-  const abs = Math.abs(seconds)
-  const text = abs < 60 ? `${abs} s` : abs < 3600 ? `${Math.round(abs / 60)} min` : abs < 86400 ? `${Math.round(abs / 3600)} h` : `${Math.round(abs / 86400)} d`
-  if (abs < 1) return 'now'
-  return seconds > 0 ? `in ${text}` : `${text} ago`
-}
+// "in 2 min", "5 sec ago": how far a time is from now, in the largest unit that fits.
+export const relativeTime = (/** @type {string} */ iso, now = Date.now()) => tr.relative(iso, now)
 
 // <time> with the UTC time written out (`short`: without the year, for tables), optionally with
 // its distance from now; the full time is its title.
@@ -115,15 +104,8 @@ export function relativeTime(iso, now = Date.now()) {
  */
 export function timeElement(iso, { short = false, withRelative = false } = {}) {
   if (!iso) return h('span', { class: 'muted' }, '—')
-  const written = short ? shortTime.format(new Date(iso)) : formatTime(iso)
+  const written = tr.dateTime(iso, { short, seconds: true })
   return h('time', { datetime: iso, title: formatTime(iso) }, withRelative ? `${written} (${relativeTime(iso)})` : written)
 }
 
-export const formatDuration = (/** @type {number | null | undefined} */ ms) => (ms === null || ms === undefined ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`)
-
-/**
- * @param {number} n
- * @param {string} one
- * @param {string} [many]
- */
-export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`
+export const formatDuration = (/** @type {number | null | undefined} */ ms) => (ms === null || ms === undefined ? '—' : tr.duration(ms))

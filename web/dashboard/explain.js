@@ -1,52 +1,57 @@
 // A delivery failure in a few words an owner recognises, above the full sentence the site wrote
-// (which already says what to check). Matched on the wording of src/push, src/webhooks and
-// src/discord.
-/** @type {Array<[RegExp, string]>} */
+// (which already says what to check, in English: it is the delivery's own record). Matched on
+// the wording of src/push, src/webhooks and src/discord.
+/** @import { TextKey, Translator } from '../translate.js' */
+
+/** @type {Array<[RegExp, TextKey]>} */
 const RULES = [
-  [/interrupted/i, 'Interrupted'],
-  [/connection refused|ECONNREFUSED/i, 'Connection refused'],
-  [/timed out/i, 'Timed out'],
-  [/Unknown service/i, 'Unknown service name'],
-  [/wrong token|invalid token|Signature is not valid/i, 'Wrong token'],
-  [/bad key|Could not decrypt/i, 'Bad key'],
-  [/DNS failure|could not be resolved|does not resolve/i, 'Host not found'],
-  [/private|reserved address/i, 'Address not allowed'],
-  [/not a Votifier listener|speaks only v1/i, 'Not a Votifier listener'],
-  [/redirect/i, 'Redirect not followed'],
-  [/certificate|TLS/i, 'TLS certificate refused'],
-  [/no route|unreachable/i, 'Unreachable'],
-  [/reset the connection|closed the connection/i, 'Connection closed'],
-  [/removed from the server's settings/i, 'Channel removed'],
-  [/too many deliveries/i, 'Busy'],
+  [/interrupted/i, 'dash.failure.interrupted'],
+  [/connection refused|ECONNREFUSED/i, 'dash.failure.refused'],
+  [/timed out/i, 'dash.failure.timedOut'],
+  [/Unknown service/i, 'dash.failure.unknownService'],
+  [/wrong token|invalid token|Signature is not valid/i, 'dash.failure.wrongToken'],
+  [/bad key|Could not decrypt/i, 'dash.failure.badKey'],
+  [/DNS failure|could not be resolved|does not resolve/i, 'dash.failure.hostNotFound'],
+  [/private|reserved address/i, 'dash.failure.addressRefused'],
+  [/not a Votifier listener|speaks only v1/i, 'dash.failure.notVotifier'],
+  [/redirect/i, 'dash.failure.redirect'],
+  [/certificate|TLS/i, 'dash.failure.tls'],
+  [/no route|unreachable/i, 'dash.failure.unreachable'],
+  [/reset the connection|closed the connection/i, 'dash.failure.closed'],
+  [/removed from the server's settings/i, 'dash.failure.removed'],
+  [/too many deliveries/i, 'dash.failure.busy'],
 ]
 
 // Answers of a receiver that say more than their status: Discord's, whose status alone
 // (404, 401, 400, 429) an owner would not read as "the webhook was deleted".
-/** @type {Array<[RegExp, string]>} */
+/** @type {Array<[RegExp, TextKey]>} */
 const ANSWER_RULES = [
-  [/no longer exists in Discord/i, 'Webhook deleted'],
-  [/the URL's token is wrong/i, 'Wrong webhook token'],
-  [/Discord refused this message/i, 'Message refused'],
-  [/rate limited/i, 'Rate limited'],
+  [/no longer exists in Discord/i, 'dash.failure.webhookDeleted'],
+  [/the URL's token is wrong/i, 'dash.failure.wrongWebhookToken'],
+  [/Discord refused this message/i, 'dash.failure.messageRefused'],
+  [/rate limited/i, 'dash.failure.rateLimited'],
 ]
 
 /**
+ * @param {Pick<Translator, 't'>} tr
  * @param {string | null} error
  * @param {number | null} httpStatus
  */
-export function failureLabel(error, httpStatus) {
+export function failureLabel(tr, error, httpStatus) {
   // The Test button's results carry no status: the sentence alone names Discord's answers.
-  for (const [pattern, label] of ANSWER_RULES) if (pattern.test(error ?? '')) return label
-  if (httpStatus) return `HTTP ${httpStatus}`
-  for (const [pattern, label] of RULES) if (pattern.test(error ?? '')) return label
-  return 'Failed'
+  for (const [pattern, key] of ANSWER_RULES) if (pattern.test(error ?? '')) return tr.t(key)
+  if (httpStatus) return tr.t('dash.failure.http', { status: String(httpStatus) })
+  for (const [pattern, key] of RULES) if (pattern.test(error ?? '')) return tr.t(key)
+  return tr.t('dash.failure.failed')
 }
 
-export const CHANNEL_NAMES = { votifier: 'Votifier', webhook: 'Webhook', discord: 'Discord' }
+/** @type {Record<'votifier' | 'webhook' | 'discord', TextKey>} */
+export const CHANNEL_NAMES = { votifier: 'dash.channel.votifier', webhook: 'dash.channel.webhook', discord: 'dash.channel.discord' }
 
+/** @type {Record<'succeeded' | 'failed' | 'gave_up' | 'pending', TextKey>} */
 export const OUTCOMES = {
-  succeeded: 'Delivered',
-  failed: 'Failed',
-  gave_up: 'Gave up',
-  pending: 'In progress',
+  succeeded: 'dash.outcome.succeeded',
+  failed: 'dash.outcome.failed',
+  gave_up: 'dash.outcome.gaveUp',
+  pending: 'dash.outcome.pending',
 }

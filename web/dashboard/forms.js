@@ -4,6 +4,7 @@
 // the API's name for it (data-field), so no message text is ever read to place an error.
 import { ApiError } from './api.js'
 import { announce, h, newId } from './dom.js'
+import { errorSentence, t } from './i18n.js'
 
 /**
  * @typedef {object} FieldSpec
@@ -40,7 +41,7 @@ export function field(spec) {
     })
   }
   return h('div', { class: 'field', dataset: { field: spec.name } },
-    h('label', { for: id }, spec.label, spec.optional ? h('span', { class: 'muted optional' }, ' (optional)') : null),
+    h('label', { for: id }, spec.label, spec.optional ? h('span', { class: 'muted optional' }, ` ${t('dash.optional')}`) : null),
     control,
     spec.hint ? h('p', { class: 'hint', id: hintId }, spec.hint) : null,
     h('p', { class: 'field-error', id: errorId, hidden: true }))
@@ -54,7 +55,7 @@ export function checkboxGroup({ name, legend, hint, options, values = [] }) {
   const errorId = newId(`${name}-error`)
   const hintId = hint ? `${errorId}-hint` : null
   return h('fieldset', { class: 'field checkbox-group', dataset: { field: name }, 'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') },
-    h('legend', null, legend, h('span', { class: 'muted optional' }, ' (optional)')),
+    h('legend', null, legend, h('span', { class: 'muted optional' }, ` ${t('dash.optional')}`)),
     hint ? h('p', { class: 'hint', id: hintId }, hint) : null,
     h('div', { class: 'checkboxes' }, options.map((o) => h('label', { class: 'checkbox' },
       h('input', { type: 'checkbox', name, value: o.value, checked: values.includes(o.value) }), ' ', o.label))),
@@ -92,19 +93,14 @@ export function clearErrors(form) {
   }
 }
 
-// An API failure as a sentence (the API's own message, which names what is wrong).
-export const errorSentence = (/** @type {unknown} */ error) => {
-  const message = error instanceof ApiError ? error.message : 'something went wrong; please try again'
-  return message.charAt(0).toUpperCase() + message.slice(1)
-}
-
-// Shows an error where it belongs and moves the focus there.
+// Shows an error where it belongs, in the visitor's language, and moves the focus there.
 /**
  * @param {HTMLFormElement} form
  * @param {unknown} error
+ * @param {string} [scope] the form's name for errorSentence
  */
-export function showError(form, error) {
-  const text = errorSentence(error)
+export function showError(form, error, scope) {
+  const text = errorSentence(error, scope)
   const holder = error instanceof ApiError ? fieldNamed(form, error.field) : null
   const slot = holder?.querySelector('.field-error')
   if (holder && slot instanceof HTMLElement) {
@@ -131,8 +127,9 @@ export function showError(form, error) {
  * @param {HTMLFormElement} form
  * @param {(form: HTMLFormElement) => Promise<void>} action
  * @param {string} [busyLabel]
+ * @param {string} [scope] the form's name for errorSentence ("login", "reset")
  */
-export function onSubmit(form, action, busyLabel = 'Saving…') {
+export function onSubmit(form, action, busyLabel = t('dash.saving'), scope = undefined) {
   form.noValidate = true
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
@@ -149,7 +146,7 @@ export function onSubmit(form, action, busyLabel = 'Saving…') {
       await action(form)
     } catch (error) {
       if (!(error instanceof ApiError)) console.error(error)
-      showError(form, error)
+      showError(form, error, scope)
     } finally {
       form.removeAttribute('aria-busy')
       if (button && button.isConnected) {

@@ -4,6 +4,7 @@ import { del, get, post, serverPath } from './api.js'
 import { announce, h, newId, replace, timeElement } from './dom.js'
 import { copyField } from './copy.js'
 import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
+import { t, tp } from './i18n.js'
 import { cell, dataTable } from './table.js'
 /** @import { CreatedKeyAnswer, KeysAnswer, Server } from '../types/api' */
 
@@ -19,13 +20,17 @@ function examples(server, key) {
   const base = siteBase(server)
   const shown = key ?? PLACEHOLDER
   return [
-    h('h4', null, 'Has this player voted?'),
-    h('p', { class: 'muted' }, 'Answers hasVoted, votedAt, nextVoteAt and claimed for the last 120 minutes (window=1…1440). Add format=text for a plain 1 or 0.'),
+    h('h4', null, t('dash.keys.checkTitle')),
+    h('p', { class: 'muted' }, tp('dash.keys.checkLead', {
+      fields: h('code', null, 'hasVoted, votedAt, nextVoteAt, claimed'), window: h('code', null, 'window=1…1440'), text: h('code', null, 'format=text'),
+    })),
     copyField(`curl -s "${base}/api/v1/votes/check?pseudo=Steve" -H "X-Api-Key: ${shown}"`, { block: true }),
-    h('h4', null, 'Claim the vote (one reward per vote)'),
-    h('p', { class: 'muted' }, 'Marks the oldest unclaimed vote as claimed: claimed=true the first time, then reason ALREADY_CLAIMED; NO_VOTE without a recent vote.'),
+    h('h4', null, t('dash.keys.claimTitle')),
+    h('p', { class: 'muted' }, tp('dash.keys.claimLead', {
+      claimed: h('code', null, 'claimed=true'), already: h('code', null, 'ALREADY_CLAIMED'), none: h('code', null, 'NO_VOTE'),
+    })),
     copyField(`curl -s -X POST "${base}/api/v1/votes/claim?pseudo=Steve" -H "X-Api-Key: ${shown}"`, { block: true }),
-    key ? null : h('p', { class: 'hint' }, `Replace ${PLACEHOLDER} with one of this server's keys (create one above: it is shown only once).`),
+    key ? null : h('p', { class: 'hint' }, tp('dash.keys.placeholder', { placeholder: h('code', null, PLACEHOLDER) })),
   ]
 }
 
@@ -37,45 +42,46 @@ export async function keysSection(server) {
 
   async function load() {
     const { keys } = /** @type {KeysAnswer} */ (await get(serverPath(server.slug, '/keys')))
-    if (!keys.length) return replace(list, h('p', { class: 'muted' }, 'No API key yet.'))
-    replace(list, dataTable('Active API keys', ['Key', 'Name', 'Created', 'Last used', ''],
+    if (!keys.length) return replace(list, h('p', { class: 'muted' }, t('dash.keys.none')))
+    const [key, name, created, lastUsed] = [t('dash.keys.key'), t('dash.keys.name'), t('dash.keys.created'), t('dash.keys.lastUsed')]
+    replace(list, dataTable(t('dash.keys.caption'), [key, name, created, lastUsed, ''],
       h('tbody', null, keys.map((k) => h('tr', { dataset: { keyId: k.id } },
-        cell('Key', h('code', null, `${k.prefix}…`)),
-        cell('Name', k.name || h('span', { class: 'muted' }, '—')),
-        cell('Created', timeElement(k.createdAt)),
-        cell('Last used', k.lastUsedAt ? timeElement(k.lastUsedAt) : h('span', { class: 'muted' }, 'never')),
-        cell('', actionButton('Revoke', async () => {
+        cell(key, h('code', null, `${k.prefix}…`)),
+        cell(name, k.name || h('span', { class: 'muted' }, '—')),
+        cell(created, timeElement(k.createdAt)),
+        cell(lastUsed, k.lastUsedAt ? timeElement(k.lastUsedAt) : h('span', { class: 'muted' }, t('dash.keys.never'))),
+        cell('', actionButton(t('dash.keys.revoke'), async () => {
           await del(serverPath(server.slug, `/keys/${encodeURIComponent(k.id)}`))
-          announce(`The key ${k.prefix}… is revoked.`)
+          announce(t('dash.keys.revoked', { prefix: k.prefix }))
           await load()
         }, {
           className: 'button-small button-danger',
-          ariaLabel: `Revoke the key ${k.prefix}…${k.name ? ` (${k.name})` : ''}`,
-          confirmText: `Revoke the key ${k.prefix}…? Plugins using it are refused from now on.`,
+          ariaLabel: k.name ? t('dash.keys.revokeNamed', { prefix: k.prefix, name: k.name }) : t('dash.keys.revokeLabel', { prefix: k.prefix }),
+          confirmText: t('dash.keys.confirmRevoke', { prefix: k.prefix }),
         })))))))
   }
 
   const form = onSubmit(h('form', { class: 'inline-fields' },
     formError(),
-    field({ name: 'name', label: 'Name of the new key', optional: true, placeholder: 'lobby plugin', hint: 'To tell keys apart, e.g. where it is used.' }),
-    h('button', { type: 'submit', class: 'button button-primary' }, 'Create a key')), async (f) => {
+    field({ name: 'name', label: t('dash.keys.newName'), optional: true, placeholder: t('dash.keys.newNameExample'), hint: t('dash.keys.newNameHint') }),
+    h('button', { type: 'submit', class: 'button button-primary' }, t('dash.keys.create'))), async (f) => {
     const name = valueOf(f, 'name')
     const created = /** @type {CreatedKeyAnswer} */ (await post(serverPath(server.slug, '/keys'), name ? { name } : {}))
     f.reset()
     const warning = newId('key-warning')
     replace(fresh, h('div', { class: 'notice notice-success' },
-      h('p', { id: warning }, h('strong', null, 'Your new key. '), 'Copy it now: it is shown only this once (the site keeps only a hash of it).'),
-      copyField(created.key, { label: 'Copy the key', describedBy: warning })))
+      h('p', { id: warning }, h('strong', null, t('dash.keys.fresh')), ' ', t('dash.keys.freshLead')),
+      copyField(created.key, { label: t('dash.keys.copy'), describedBy: warning })))
     replace(calls, examples(server, created.key))
-    announce('Key created. Copy it now: it is shown only once.')
+    announce(t('dash.keys.createdNotice'))
     await load()
-  }, 'Creating…')
+  }, t('dash.creating'))
 
   await load()
   return h('section', { class: 'card', id: 'api-keys' },
-    h('h2', null, 'Verification API'),
-    h('p', null, 'Your plugin or website asks the site whether a player voted, then claims the vote to reward it once. No port to open on your side. A key allows 600 requests a minute.'),
+    h('h2', null, t('dash.keys.title')),
+    h('p', null, t('dash.keys.lead')),
     form, fresh, list,
-    h('h3', { class: 'section-break' }, 'Examples with your key'),
+    h('h3', { class: 'section-break' }, t('dash.keys.examples')),
     calls)
 }

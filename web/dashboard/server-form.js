@@ -3,6 +3,7 @@
 import { patch, post, serverPath } from './api.js'
 import { h } from './dom.js'
 import { checkboxGroup, checkedValues, controlOf, field, formError, onSubmit, valueOf } from './forms.js'
+import { t } from './i18n.js'
 /** @import { Server, ServerAnswer } from '../types/api' */
 
 // An empty port means the edition's default; anything else goes to the API as typed, which
@@ -46,19 +47,19 @@ export function serverForm(site, { server = null, onSaved }) {
   const form = h('form', { class: 'server-form' },
     formError(),
     h('div', { class: 'form-grid' },
-      field({ name: 'name', label: 'Server name', value: s.name, hint: 'As players know it, 1 to 64 characters.' }),
-      field({ name: 'host', label: 'Address players join', value: s.host, placeholder: 'play.example.com', hint: 'A host name or IP address, without the port.' }),
-      field({ name: 'port', label: 'Port', value: s.port ?? '', optional: true, inputmode: 'numeric', hint: 'Empty: the default (SRV record or 25565 for Java, 19132 for Bedrock).' }),
-      field({ name: 'edition', label: 'Edition', type: 'select', value: s.edition, options: [{ value: 'java', label: 'Java Edition' }, { value: 'bedrock', label: 'Bedrock Edition' }] }),
-      creating ? field({ name: 'slug', label: 'Address of its page', optional: true, hint: 'In the vote link: /serveur/<this>/voter. a–z, 0–9 and "-". Empty: made from the name. It never changes afterwards.' }) : null,
-      field({ name: 'version', label: 'Version', value: s.version, optional: true, placeholder: '1.21.4' }),
-      field({ name: 'website', label: 'Website', type: 'url', value: s.website, optional: true, placeholder: 'https://example.com' })),
-    field({ name: 'description', label: 'Description', type: 'textarea', value: s.description, optional: true, rows: 5, hint: 'Shown on the server\'s page; line breaks are kept. At most 4000 characters.' }),
-    checkboxGroup({ name: 'modes', legend: 'Game modes', hint: 'Up to 8; players filter the ranking by them.', options: site.modes.map((m) => ({ value: m, label: m })), values: s.modes }),
-    h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'button button-primary' }, creating ? 'Add the server' : 'Save changes')))
+      field({ name: 'name', label: t('dash.form.name'), value: s.name, hint: t('dash.form.nameHint') }),
+      field({ name: 'host', label: t('dash.form.host'), value: s.host, placeholder: 'play.example.com', hint: t('dash.form.hostHint') }),
+      field({ name: 'port', label: t('dash.form.port'), value: s.port ?? '', optional: true, inputmode: 'numeric', hint: t('dash.form.portHint') }),
+      field({ name: 'edition', label: t('common.edition'), type: 'select', value: s.edition, options: [{ value: 'java', label: t('dash.form.java') }, { value: 'bedrock', label: t('dash.form.bedrock') }] }),
+      creating ? field({ name: 'slug', label: t('dash.form.slug'), optional: true, hint: t('dash.form.slugHint', { slug: t('dash.form.slugPart') }) }) : null,
+      field({ name: 'version', label: t('dash.form.version'), value: s.version, optional: true, placeholder: '1.21.4' }),
+      field({ name: 'website', label: t('dash.form.website'), type: 'url', value: s.website, optional: true, placeholder: 'https://example.com' })),
+    field({ name: 'description', label: t('dash.form.description'), type: 'textarea', value: s.description, optional: true, rows: 5, hint: t('dash.form.descriptionHint') }),
+    checkboxGroup({ name: 'modes', legend: t('dash.form.modes'), hint: t('dash.form.modesHint'), options: site.modes.map((m) => ({ value: m, label: m })), values: s.modes }),
+    h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'button button-primary' }, t(creating ? 'dash.form.add' : 'dash.form.save'))))
 
   return onSubmit(form, async (f) => {
     const answer = /** @type {ServerAnswer} */ (server ? await patch(serverPath(server.slug), listing(f, false)) : await post('/api/v1/me/servers', listing(f, true)))
     await onSaved(answer.server)
-  }, creating ? 'Adding…' : 'Saving…')
+  }, t(creating ? 'dash.form.adding' : 'dash.saving'))
 }

@@ -3,16 +3,16 @@
 import { post, serverPath } from './api.js'
 import { formatDuration, h, replace } from './dom.js'
 import { CHANNEL_NAMES, failureLabel } from './explain.js'
-import { errorSentence } from './forms.js'
+import { errorSentence, t, tn, tp, tr } from './i18n.js'
 /** @import { Server, TestAnswer, TestResult } from '../types/api' */
 
 /** @param {TestResult} r */
 function resultItem(r) {
   const ok = r.status === 'succeeded'
   return h('li', { class: `test-result ${ok ? 'test-ok' : 'test-failed'}`, dataset: { channel: r.channel } },
-    h('span', { class: `outcome outcome-${ok ? 'succeeded' : 'failed'}` }, ok ? 'Delivered' : failureLabel(r.error, null)),
+    h('span', { class: `outcome outcome-${ok ? 'succeeded' : 'failed'}` }, ok ? t('dash.outcome.succeeded') : failureLabel(tr, r.error, null)),
     ' ',
-    h('strong', null, CHANNEL_NAMES[r.channel]),
+    h('strong', null, t(CHANNEL_NAMES[r.channel])),
     h('span', { class: 'muted' }, ` · ${formatDuration(r.durationMs)}`),
     ok ? null : h('p', { class: 'test-error' }, r.error))
 }
@@ -24,17 +24,17 @@ function resultItem(r) {
  */
 export function testPanel(server, { onDone, compact = false } = {}) {
   const results = h('div', { class: 'test-results', role: 'status', 'aria-live': 'polite' })
-  const button = h('button', { type: 'button', class: 'button button-primary' }, 'Send a test vote')
+  const button = h('button', { type: 'button', class: 'button button-primary' }, t('dash.test.send'))
   button.addEventListener('click', async () => {
     button.disabled = true
-    replace(results, h('p', { class: 'muted' }, 'Sending a test vote to each channel…'))
+    replace(results, h('p', { class: 'muted' }, t('dash.test.sending')))
     try {
       const answer = /** @type {TestAnswer} */ (await post(serverPath(server.slug, '/test'), {}))
       const failed = answer.results.filter((r) => r.status !== 'succeeded').length
       const total = answer.results.length
       const summary = total === 1
-        ? (failed ? 'The test vote failed:' : 'The test vote was delivered:')
-        : (failed ? `${failed} of ${total} channels failed:` : 'Every channel received the test vote:')
+        ? t(failed ? 'dash.test.failedOne' : 'dash.test.deliveredOne')
+        : (failed ? tn('dash.test.failedSome', failed, { total }) : t('dash.test.deliveredAll'))
       replace(results,
         h('p', { class: 'test-summary' }, summary),
         h('ul', { class: 'test-list' }, answer.results.map(resultItem)))
@@ -46,7 +46,7 @@ export function testPanel(server, { onDone, compact = false } = {}) {
     }
   })
   return h('section', { class: `card test-panel${compact ? ' compact' : ''}`, 'aria-labelledby': `test-title-${server.slug}` },
-    h('h2', { id: `test-title-${server.slug}` }, 'Test'),
-    h('p', null, 'Sends a test vote for ', h('code', null, 'VotelistTest'), ' to your Votifier listener, your webhook and Discord now. It shows in Deliveries as a test, is never retried and never counts as a vote (a Votifier listener cannot tell it from a real vote, so that name gets the usual reward).'),
+    h('h2', { id: `test-title-${server.slug}` }, t('dash.test.title')),
+    h('p', null, tp('dash.test.lead', { pseudo: h('code', null, 'VotelistTest') })),
     button, results)
 }

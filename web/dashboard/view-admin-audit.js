@@ -1,56 +1,50 @@
 // Administrators: the audit log, newest first: who changed what, when, on which target.
 import { get } from './api.js'
-import { h, replace, timeElement } from './dom.js'
+import { formatNumber, h, replace, timeElement } from './dom.js'
 import { actionButton } from './forms.js'
+import { t, tn, tr } from './i18n.js'
 import { cell, dataTable } from './table.js'
 /** @import { Ctx } from './app.js' */
 /** @import { AuditAnswer, AuditEntry } from '../types/api' */
 
-/** @type {Record<string, string>} */
-const ACTIONS = {
-  'user.disable': 'Disabled the account',
-  'user.enable': 'Enabled the account',
-  'user.promote': 'Made it an administrator',
-  'user.demote': 'Removed its administrator right',
-  'user.delete': 'Deleted the account',
-  'user.reset_link': 'Made a password reset link',
-  'user.password_reset': 'Set a new password with a reset link',
-  'server.hide': 'Hid the server',
-  'server.show': 'Listed the server again',
-  'server.update': 'Edited the server',
-  'server.delete': 'Deleted the server',
-  'site.backup': 'Downloaded a backup',
-}
+// The action as the log says it; an action this dashboard does not know yet shows its id.
+/** @param {string} action */
+const actionText = (action) => tr.find(`dash.audit.action.${action}`) ?? action
 
 /** @param {AuditEntry} e */
 function details(e) {
-  if (e.action === 'user.delete') return `with ${e.detail.servers} server${e.detail.servers === 1 ? '' : 's'}`
-  if (e.action === 'site.backup' && typeof e.detail.bytes === 'number') return `${(e.detail.bytes / 1_048_576).toFixed(1)} MB`
+  if (e.action === 'user.delete') return tn('dash.audit.withServers', Number(e.detail.servers))
+  if (e.action === 'site.backup' && typeof e.detail.bytes === 'number') return t('dash.audit.megabytes', { size: formatNumber(e.detail.bytes / 1_048_576) })
   if (e.action === 'server.delete' && e.detail.slug) return `/serveur/${e.detail.slug}`
   if (e.action === 'server.update' && e.detail.fields) return `changed: ${e.detail.fields}`
   return ''
 }
 
+const COLUMNS = () => [t('dash.audit.when'), t('dash.audit.who'), t('dash.audit.what'), t('dash.audit.target'), t('dash.audit.details')]
+
 /** @param {AuditEntry} e */
-const row = (e) => h('tr', { dataset: { entry: String(e.id) } },
-  cell('When', timeElement(e.at, { short: true })),
-  cell('Who', e.actor.email, { class: 'cell-main' }),
-  cell('What', ACTIONS[e.action] ?? e.action),
-  cell('Target', e.target.label),
-  cell('Details', details(e) || h('span', { class: 'muted' }, '—')))
+const row = (e) => {
+  const [when, who, what, target, detail] = COLUMNS()
+  return h('tr', { dataset: { entry: String(e.id) } },
+    cell(when, timeElement(e.at, { short: true })),
+    cell(who, e.actor.email, { class: 'cell-main' }),
+    cell(what, actionText(e.action)),
+    cell(target, e.target.label),
+    cell(detail, details(e) || h('span', { class: 'muted' }, '—')))
+}
 
 /**
  * @param {Ctx} ctx
  * @param {HTMLElement} el
  */
 export async function renderAdminAudit(ctx, el) {
-  ctx.setTitle('Audit log')
+  ctx.setTitle(t('dash.audit.title'))
   const first = /** @type {AuditAnswer} */ (await get('/api/v1/admin/audit'))
   const tbody = h('tbody', null, first.entries.map(row))
-  const table = dataTable('Audit log, newest first', ['When', 'Who', 'What', 'Target', 'Details'], tbody)
+  const table = dataTable(t('dash.audit.caption'), COLUMNS(), tbody)
   let next = first.next
   const more = h('p', { class: 'pager' })
-  const drawMore = () => replace(more, next ? actionButton('Show older entries', async () => {
+  const drawMore = () => replace(more, next ? actionButton(t('dash.audit.older'), async () => {
     const page = /** @type {AuditAnswer} */ (await get(`/api/v1/admin/audit?before=${encodeURIComponent(next ?? '')}`))
     const added = page.entries.map(row)
     tbody.append(...added)
@@ -63,7 +57,7 @@ export async function renderAdminAudit(ctx, el) {
   }, { className: 'button-small' }) : null)
   drawMore()
   replace(el,
-    h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'Audit log')),
-    h('p', { class: 'muted' }, 'Every change made by an administrator (accounts, reset links, other accounts\' servers edited, hidden, shown or deleted), every reset link used and every backup downloaded.'),
-    first.entries.length ? [h('div', { class: 'card table-card' }, table), more] : h('p', { class: 'card muted' }, 'Nothing has been changed yet.'))
+    h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, t('dash.audit.title'))),
+    h('p', { class: 'muted' }, t('dash.audit.lead')),
+    first.entries.length ? [h('div', { class: 'card table-card' }, table), more] : h('p', { class: 'card muted' }, t('dash.audit.empty')))
 }

@@ -2,8 +2,9 @@
 // delete (with its servers, after a confirmation) and a one-time password reset link to copy.
 import { del, get, patch, post } from './api.js'
 import { copyField } from './copy.js'
-import { announce, formatDay, h, plural, replace, timeElement } from './dom.js'
+import { announce, formatDay, formatNumber, h, replace, timeElement } from './dom.js'
 import { actionButton } from './forms.js'
+import { t, tn, tnp, tp } from './i18n.js'
 import { cell, dataTable } from './table.js'
 /** @import { Ctx } from './app.js' */
 /** @import { AdminUser, AdminUsersAnswer, ResetLinkAnswer } from '../types/api' */
@@ -17,10 +18,9 @@ const userPath = (/** @type {string} */ id, rest = '') => `/api/v1/admin/users/$
  */
 function resetLinkCard(user, link) {
   return h('section', { class: 'card reset-link', 'aria-labelledby': 'reset-link-title' },
-    h('h2', { id: 'reset-link-title', tabindex: '-1' }, `Reset link for ${user.email}`),
-    h('p', null, 'Give this link to the account\'s owner: it opens a page where they choose a new password. It works once, until ',
-      timeElement(link.expiresAt), '. Making another link replaces this one. It is shown only now.'),
-    copyField(link.url, { label: 'Copy the link' }))
+    h('h2', { id: 'reset-link-title', tabindex: '-1' }, t('dash.users.resetTitle', { email: user.email })),
+    h('p', null, tp('dash.users.resetLead', { time: timeElement(link.expiresAt) })),
+    copyField(link.url, { label: t('dash.badge.copyLink') }))
 }
 
 /**
@@ -36,7 +36,7 @@ export const renderAdminUsers = (ctx, el) => drawUsers(ctx, el)
  *   what the last action left: where the focus goes, a reset link to show
  */
 async function drawUsers(ctx, el, after = {}) {
-  ctx.setTitle('Users')
+  ctx.setTitle(t('dash.users.title'))
   const { users } = /** @type {AdminUsersAnswer} */ (await get('/api/v1/admin/users'))
   const me = ctx.user?.id
   // After an action the list is drawn again; the focus goes back to the same button of that row.
@@ -45,53 +45,56 @@ async function drawUsers(ctx, el, after = {}) {
   /** @param {AdminUser} u */
   const actions = (u) => {
     const name = u.email
+    const [enable, disable, makeAdmin, removeAdmin] = [t('dash.users.enable'), t('dash.users.disable'), t('dash.users.makeAdmin'), t('dash.users.removeAdmin')]
     /** @type {HTMLElement[]} */
     const buttons = [
-      actionButton(u.disabled ? 'Enable' : 'Disable', async () => {
+      actionButton(u.disabled ? enable : disable, async () => {
         await patch(userPath(u.id), { disabled: !u.disabled })
-        announce(u.disabled ? `${name} is enabled again.` : `${name} is disabled: its sessions ended and its servers left the list.`)
-        await again({ id: u.id, label: u.disabled ? 'Disable' : 'Enable' })
-      }, { className: 'button-small', ariaLabel: `${u.disabled ? 'Enable' : 'Disable'} ${name}` }),
-      actionButton(u.isAdmin ? 'Remove admin' : 'Make admin', async () => {
+        announce(t(u.disabled ? 'dash.users.enabled' : 'dash.users.disabled', { email: name }))
+        await again({ id: u.id, label: u.disabled ? disable : enable })
+      }, { className: 'button-small', ariaLabel: t(u.disabled ? 'dash.users.enableLabel' : 'dash.users.disableLabel', { email: name }) }),
+      actionButton(u.isAdmin ? removeAdmin : makeAdmin, async () => {
         await patch(userPath(u.id), { admin: !u.isAdmin })
-        announce(u.isAdmin ? `${name} is no longer an administrator.` : `${name} is now an administrator.`)
-        await again({ id: u.id, label: u.isAdmin ? 'Make admin' : 'Remove admin' })
-      }, { className: 'button-small', ariaLabel: `${u.isAdmin ? 'Remove the administrator right of' : 'Make an administrator of'} ${name}` }),
-      actionButton('Reset link', async () => {
+        announce(t(u.isAdmin ? 'dash.users.demoted' : 'dash.users.promoted', { email: name }))
+        await again({ id: u.id, label: u.isAdmin ? makeAdmin : removeAdmin })
+      }, { className: 'button-small', ariaLabel: t(u.isAdmin ? 'dash.users.removeAdminLabel' : 'dash.users.makeAdminLabel', { email: name }) }),
+      actionButton(t('dash.users.resetLink'), async () => {
         const answer = /** @type {ResetLinkAnswer} */ (await post(userPath(u.id, '/reset-link')))
         await again('reset-link', { user: u, answer })
-        announce(`A reset link for ${name} is ready to copy.`)
-      }, { className: 'button-small', ariaLabel: `Make a password reset link for ${name}` }),
+        announce(t('dash.users.resetReady', { email: name }))
+      }, { className: 'button-small', ariaLabel: t('dash.users.resetLabel', { email: name }) }),
     ]
     // An administrator's own account is deleted by another administrator.
     if (u.id !== me) {
-      buttons.push(actionButton('Delete', async () => {
+      buttons.push(actionButton(t('dash.delete'), async () => {
         await del(userPath(u.id))
-        announce(`${name} was deleted with ${plural(u.servers, 'server')}.`)
+        announce(tn('dash.users.deleted', u.servers, { email: name }))
         await again('heading', after.link?.user.id === u.id ? undefined : after.link)
       }, {
-        className: 'button-small button-danger', ariaLabel: `Delete ${name}`,
-        confirmText: `Delete the account ${name} with its ${plural(u.servers, 'server')} and all their votes, keys and deliveries? This cannot be undone.`,
+        className: 'button-small button-danger', ariaLabel: t('dash.deleteLabel', { name }),
+        confirmText: tn('dash.users.confirmDelete', u.servers, { email: name }),
       }))
     }
     return h('div', { class: 'row-actions' }, buttons)
   }
 
+  const columns = [t('dash.auth.email'), t('dash.users.role'), t('dash.users.servers'), t('dash.users.created'), t('dash.users.state'), t('dash.users.actions')]
+  const [email, role, servers, created, state, actionsColumn] = columns
   const rows = users.map((u) => h('tr', { dataset: { userId: u.id } },
-    cell('E-mail address', [u.email, u.id === me ? h('span', { class: 'muted small' }, ' (you)') : null], { class: 'cell-main' }),
-    cell('Role', u.isAdmin ? h('span', { class: 'pill pill-admin' }, 'Administrator') : 'Owner'),
-    cell('Servers', String(u.servers), { class: 'num' }),
-    cell('Created', formatDay(u.createdAt)),
-    cell('State', u.disabled ? h('span', { class: 'pill pill-hidden' }, 'Disabled') : 'Enabled'),
-    cell('Actions', actions(u))))
+    cell(email, [u.email, u.id === me ? h('span', { class: 'muted small' }, ` ${t('dash.users.you')}`) : null], { class: 'cell-main' }),
+    cell(role, u.isAdmin ? h('span', { class: 'pill pill-admin' }, t('dash.users.administrator')) : t('dash.users.owner')),
+    cell(servers, formatNumber(u.servers), { class: 'num' }),
+    cell(created, formatDay(u.createdAt)),
+    cell(state, u.disabled ? h('span', { class: 'pill pill-hidden' }, t('dash.users.stateDisabled')) : t('dash.users.stateEnabled')),
+    cell(actionsColumn, actions(u))))
 
   replace(el,
-    h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, 'Users')),
-    h('p', { class: 'muted' }, `${plural(users.length, 'account')}. New accounts sign up on the dashboard (when registration is open) or are added with `,
-      h('code', null, 'votelist user add'), '. A disabled account cannot log in, its servers leave the public list and its API keys stop working. Every change is written to the ',
-      h('a', { href: '/dashboard/admin/audit' }, 'audit log'), '.'),
+    h('div', { class: 'page-header' }, h('h1', { tabindex: '-1' }, t('dash.users.title'))),
+    h('p', { class: 'muted' }, tnp('dash.users.lead', users.length, {
+      command: h('code', null, 'votelist user add'), audit: h('a', { href: '/dashboard/admin/audit' }, t('dash.users.auditLink')),
+    })),
     after.link ? resetLinkCard(after.link.user, after.link.answer) : null,
-    h('div', { class: 'card table-card' }, dataTable('Every account', ['E-mail address', 'Role', ['Servers', true], 'Created', 'State', 'Actions'], h('tbody', null, rows))))
+    h('div', { class: 'card table-card' }, dataTable(t('dash.users.caption'), [email, role, [servers, true], created, state, actionsColumn], h('tbody', null, rows))))
 
   if (after.focus === 'reset-link') el.querySelector('.reset-link')?.querySelector('h2')?.focus()
   else if (after.focus === 'heading') el.querySelector('h1')?.focus()

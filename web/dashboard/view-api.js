@@ -1,6 +1,7 @@
 // The "API and webhooks" tab: the ways a vote reaches the owner, the Test button, and the badge
 // with the vote link.
 import { append, h } from './dom.js'
+import { t } from './i18n.js'
 import { badgeSection } from './badge-section.js'
 import { discordSection } from './discord-section.js'
 import { keysSection } from './keys-section.js'
@@ -15,7 +16,7 @@ import { webhookSection } from './webhook-section.js'
  */
 export async function renderApiTab(el, server) {
   append(el,
-    h('p', { class: 'lead' }, 'Choose how each vote reaches you; combine them freely. Then press Test.'),
+    h('p', { class: 'lead' }, t('dash.api.lead')),
     votifierSection(server),
     webhookSection(server),
     discordSection(server),

@@ -3,6 +3,7 @@
 import { post } from './api.js'
 import { h, replace } from './dom.js'
 import { controlOf, field, formError, onSubmit, valueOf } from './forms.js'
+import { t, tp } from './i18n.js'
 /** @import { Ctx } from './app.js' */
 /** @import { UserAnswer } from '../types/api' */
 
@@ -10,18 +11,18 @@ import { controlOf, field, formError, onSubmit, valueOf } from './forms.js'
 const credentials = (/** @type {HTMLFormElement} */ form) => ({ email: valueOf(form, 'email'), password: controlOf(form, 'password')?.value ?? '' })
 
 /**
- * @param {{ submitLabel: string, busyLabel: string, newPassword?: boolean, action: (form: HTMLFormElement) => Promise<void> }} options
+ * @param {{ submitLabel: string, busyLabel: string, newPassword?: boolean, scope?: string, action: (form: HTMLFormElement) => Promise<void> }} options
  */
-function accountForm({ submitLabel, busyLabel, newPassword = false, action }) {
+function accountForm({ submitLabel, busyLabel, newPassword = false, scope, action }) {
   const form = h('form', { class: 'auth-form' },
     formError(),
-    field({ name: 'email', label: 'E-mail address', type: 'email', autocomplete: 'email' }),
+    field({ name: 'email', label: t('dash.auth.email'), type: 'email', autocomplete: 'email' }),
     field({
-      name: 'password', label: 'Password', type: 'password', autocomplete: newPassword ? 'new-password' : 'current-password',
-      hint: newPassword ? '8 to 256 characters, not only spaces. A few unrelated words make a strong one.' : null,
+      name: 'password', label: t('dash.auth.password'), type: 'password', autocomplete: newPassword ? 'new-password' : 'current-password',
+      hint: newPassword ? t('dash.auth.passwordHint') : null,
     }),
     h('button', { type: 'submit', class: 'button button-primary' }, submitLabel))
-  return onSubmit(form, action, busyLabel)
+  return onSubmit(form, action, busyLabel, scope)
 }
 
 /**
@@ -29,18 +30,18 @@ function accountForm({ submitLabel, busyLabel, newPassword = false, action }) {
  * @param {HTMLElement} el
  */
 export function renderLogin(ctx, el) {
-  ctx.setTitle('Log in')
+  ctx.setTitle(t('dash.login.title'))
   const form = accountForm({
-    submitLabel: 'Log in', busyLabel: 'Logging in…',
+    submitLabel: t('dash.login.submit'), busyLabel: t('dash.login.busy'), scope: 'login',
     action: async (f) => ctx.loggedIn(/** @type {UserAnswer} */ (await post('/api/v1/auth/login', credentials(f))).user),
   })
   replace(el, h('section', { class: 'card narrow auth-card' },
-    h('h1', { tabindex: '-1' }, 'Log in'),
-    h('p', { class: 'muted' }, 'Manage your servers, their vote rewards and their deliveries.'),
+    h('h1', { tabindex: '-1' }, t('dash.login.title')),
+    h('p', { class: 'muted' }, t('dash.login.lead')),
     form,
     ctx.status?.registrationOpen
-      ? h('p', { class: 'auth-switch' }, 'No account yet? ', h('a', { href: '/dashboard/signup' }, 'Create one'))
-      : h('p', { class: 'auth-switch muted' }, 'Accounts are created by the site\'s administrator.')))
+      ? h('p', { class: 'auth-switch' }, tp('dash.login.noAccount', { link: h('a', { href: '/dashboard/signup' }, t('dash.login.createOne')) }))
+      : h('p', { class: 'auth-switch muted' }, t('dash.login.closed'))))
 }
 
 /**
@@ -48,18 +49,18 @@ export function renderLogin(ctx, el) {
  * @param {HTMLElement} el
  */
 export function renderSignup(ctx, el) {
-  ctx.setTitle('Create an account')
+  ctx.setTitle(t('dash.signup.title'))
   const open = ctx.status?.registrationOpen
   const form = accountForm({
-    submitLabel: 'Create my account', busyLabel: 'Creating…', newPassword: true,
+    submitLabel: t('dash.signup.submit'), busyLabel: t('dash.creating'), newPassword: true,
     action: async (f) => ctx.loggedIn(/** @type {UserAnswer} */ (await post('/api/v1/auth/register', credentials(f))).user),
   })
   replace(el, h('section', { class: 'card narrow auth-card' },
-    h('h1', { tabindex: '-1' }, 'Create an account'),
+    h('h1', { tabindex: '-1' }, t('dash.signup.title')),
     open
-      ? [h('p', { class: 'muted' }, 'List your server, then reward every vote through Votifier, the verification API or a webhook.'), form]
-      : h('div', { class: 'notice' }, h('p', null, 'Registration is closed on this site: an administrator can create your account.')),
-    h('p', { class: 'auth-switch' }, 'Already registered? ', h('a', { href: '/dashboard/login' }, 'Log in'))))
+      ? [h('p', { class: 'muted' }, t('dash.signup.lead')), form]
+      : h('div', { class: 'notice' }, h('p', null, t('dash.signup.closed'))),
+    h('p', { class: 'auth-switch' }, tp('dash.signup.registered', { link: h('a', { href: '/dashboard/login' }, t('dash.login.submit')) }))))
 }
 
 /**
@@ -67,14 +68,13 @@ export function renderSignup(ctx, el) {
  * @param {HTMLElement} el
  */
 export function renderSetup(ctx, el) {
-  ctx.setTitle('Create the administrator account')
+  ctx.setTitle(t('dash.setup.title'))
   const form = accountForm({
-    submitLabel: 'Create the administrator account', busyLabel: 'Creating…', newPassword: true,
+    submitLabel: t('dash.setup.title'), busyLabel: t('dash.creating'), newPassword: true,
     action: async (f) => ctx.loggedIn(/** @type {UserAnswer} */ (await post('/api/v1/auth/register', credentials(f))).user),
   })
   replace(el, h('section', { class: 'card narrow auth-card' },
-    h('h1', { tabindex: '-1' }, `Welcome to ${ctx.siteName}`),
-    h('p', null, 'This site has no account yet. The account you create now is its ', h('strong', null, 'administrator'),
-      ': it can list servers like any owner, and manage every account and server of the site.'),
+    h('h1', { tabindex: '-1' }, t('dash.setup.welcome', { site: ctx.siteName })),
+    h('p', null, tp('dash.setup.lead', { administrator: h('strong', null, t('dash.setup.administrator')) })),
     form))
 }

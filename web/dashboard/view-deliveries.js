@@ -4,6 +4,7 @@ import { get, post, serverPath } from './api.js'
 import { announce, formatDuration, formatTime, h, relativeTime, replace, timeElement } from './dom.js'
 import { CHANNEL_NAMES, OUTCOMES, failureLabel } from './explain.js'
 import { actionButton, field } from './forms.js'
+import { t, tr } from './i18n.js'
 import { testPanel } from './test-panel.js'
 import { cell, dataTable } from './table.js'
 /** @import { Stop } from './app.js' */
@@ -17,18 +18,19 @@ const REFRESH_MS = 3000
  * @param {number} perSeries attempts in a series
  */
 function attemptText(d, perSeries) {
-  if (d.test) return 'Test, not retried'
-  const text = `${d.seriesAttempt} of ${perSeries}`
+  if (d.test) return t('dash.deliveries.testAttempt')
+  const text = t('dash.deliveries.attemptOf', { attempt: d.seriesAttempt, total: perSeries })
   // A rate-limited try is made again without using up its place in the schedule.
-  if (d.rateLimited) return [text, h('div', { class: 'muted small' }, 'rate limited · not counted')]
-  return d.redelivery ? [text, h('div', { class: 'muted small' }, `redelivery · #${d.attempt} overall`)] : text
+  if (d.rateLimited) return [text, h('div', { class: 'muted small' }, t('dash.deliveries.rateLimited'))]
+  return d.redelivery ? [text, h('div', { class: 'muted small' }, t('dash.deliveries.redelivery', { attempt: d.attempt }))] : text
 }
 
+// The failure in a few words, above the delivery's own record of it (English, as the site wrote it).
 /** @param {DeliveryAttempt} d */
 function details(d) {
-  if (d.status === 'pending') return h('span', { class: 'muted' }, 'Sending…')
-  if (!d.error) return d.httpStatus ? `HTTP ${d.httpStatus}` : h('span', { class: 'muted' }, 'OK')
-  return [h('strong', { class: 'failure-label' }, failureLabel(d.error, d.httpStatus)), h('div', { class: 'failure-text' }, d.error)]
+  if (d.status === 'pending') return h('span', { class: 'muted' }, t('dash.deliveries.sending'))
+  if (!d.error) return d.httpStatus ? t('dash.failure.http', { status: String(d.httpStatus) }) : h('span', { class: 'muted' }, t('dash.site.ok'))
+  return [h('strong', { class: 'failure-label' }, failureLabel(tr, d.error, d.httpStatus)), h('div', { class: 'failure-text', lang: 'en' }, d.error)]
 }
 
 /** @param {DeliveryAttempt} d */
@@ -37,8 +39,8 @@ function nextAttempt(d) {
     const future = new Date(d.nextAttemptAt).getTime() > Date.now()
     return [timeElement(d.nextAttemptAt, { short: true }), future ? h('span', { class: 'relative' }, relativeTime(d.nextAttemptAt)) : null]
   }
-  if (d.status === 'gave_up') return 'None: gave up'
-  if (d.status === 'failed' && d.test) return 'None (a test)'
+  if (d.status === 'gave_up') return t('dash.deliveries.noneGaveUp')
+  if (d.status === 'failed' && d.test) return t('dash.deliveries.noneTest')
   return h('span', { class: 'muted' }, '—')
 }
 
@@ -56,8 +58,14 @@ export async function renderDeliveriesTab(el, server) {
   let stopped = false
 
   const tbody = h('tbody')
-  const table = dataTable('Delivery attempts, newest first',
-    ['Time (UTC)', 'Channel', 'Kind', 'Pseudo', 'Attempt', 'Outcome', 'Error or status', ['Duration', true], 'Next attempt', ''], tbody, 'table deliveries')
+  const columns = {
+    time: t('dash.deliveries.time'), channel: t('dash.deliveries.channel'), kind: t('dash.deliveries.kind'), pseudo: t('dash.deliveries.pseudo'),
+    attempt: t('dash.deliveries.attempt'), outcome: t('dash.site.outcome'), details: t('dash.deliveries.details'), duration: t('dash.site.duration'),
+    next: t('dash.deliveries.next'),
+  }
+  const table = dataTable(t('dash.deliveries.caption'),
+    [t('dash.deliveries.timeUtc'), columns.channel, columns.kind, columns.pseudo, columns.attempt, columns.outcome, columns.details, [columns.duration, true], columns.next, ''],
+    tbody, 'table deliveries')
   const empty = h('p', { class: 'muted empty', hidden: true })
   const pager = h('div', { class: 'pager' })
   const updated = h('p', { class: 'muted small refresh-note' })
@@ -76,9 +84,9 @@ export async function renderDeliveriesTab(el, server) {
     })
     return f
   }
-  const filterBar = h('form', { class: 'filters deliveries-filters', role: 'search', 'aria-label': 'Filter the attempts', onSubmit: (/** @type {Event} */ e) => e.preventDefault() },
-    select('channel', 'Channel', [{ value: '', label: 'All channels' }, { value: 'votifier', label: 'Votifier' }, { value: 'webhook', label: 'Webhook' }, { value: 'discord', label: 'Discord' }]),
-    select('status', 'Outcome', [{ value: '', label: 'All outcomes' }, ...Object.entries(OUTCOMES).map(([value, label]) => ({ value, label }))]))
+  const filterBar = h('form', { class: 'filters deliveries-filters', role: 'search', 'aria-label': t('dash.deliveries.filter'), onSubmit: (/** @type {Event} */ e) => e.preventDefault() },
+    select('channel', columns.channel, [{ value: '', label: t('dash.deliveries.allChannels') }, ...Object.entries(CHANNEL_NAMES).map(([value, key]) => ({ value, label: t(key) }))]),
+    select('status', columns.outcome, [{ value: '', label: t('dash.deliveries.allOutcomes') }, ...Object.entries(OUTCOMES).map(([value, key]) => ({ value, label: t(key) }))]))
 
   /**
    * @param {DeliveryAttempt[]} items
@@ -89,21 +97,21 @@ export async function renderDeliveriesTab(el, server) {
     const newest = new Map()
     for (const d of items) if (!newest.has(d.deliveryId)) newest.set(d.deliveryId, d.id)
     return items.map((d) => h('tr', { dataset: { attemptId: d.id, status: d.status } },
-      cell('Time', timeElement(d.startedAt, { short: true })),
-      cell('Channel', CHANNEL_NAMES[d.channel]),
-      cell('Kind', d.test ? h('span', { class: 'pill' }, 'Test') : 'Vote'),
-      cell('Pseudo', d.pseudo),
-      cell('Attempt', attemptText(d, perSeries)),
-      cell('Outcome', h('span', { class: `outcome outcome-${d.status}` }, OUTCOMES[d.status])),
-      cell('Error or status', details(d), { class: 'cell-details' }),
-      cell('Duration', formatDuration(d.durationMs), { class: 'num' }),
-      cell('Next attempt', nextAttempt(d)),
+      cell(columns.time, timeElement(d.startedAt, { short: true })),
+      cell(columns.channel, t(CHANNEL_NAMES[d.channel])),
+      cell(columns.kind, d.test ? h('span', { class: 'pill' }, t('dash.test.title')) : t('dash.deliveries.vote')),
+      cell(columns.pseudo, d.pseudo),
+      cell(columns.attempt, attemptText(d, perSeries)),
+      cell(columns.outcome, h('span', { class: `outcome outcome-${d.status}` }, t(OUTCOMES[d.status]))),
+      cell(columns.details, details(d), { class: 'cell-details' }),
+      cell(columns.duration, formatDuration(d.durationMs), { class: 'num' }),
+      cell(columns.next, nextAttempt(d)),
       cell('', !d.test && d.status !== 'pending' && newest.get(d.deliveryId) === d.id
-        ? actionButton('Redeliver', async () => {
+        ? actionButton(t('dash.deliveries.redeliver'), async () => {
           const { delivery } = /** @type {RedeliverAnswer} */ (await post(serverPath(server.slug, `/deliveries/${encodeURIComponent(d.deliveryId)}/redeliver`)))
-          announce(`Redelivery started: attempt ${delivery.nextAttempt} of the ${CHANNEL_NAMES[d.channel]} delivery for ${d.pseudo}.`)
+          announce(t('dash.deliveries.redelivered', { attempt: delivery.nextAttempt, channel: t(CHANNEL_NAMES[d.channel]), pseudo: d.pseudo }))
           await load()
-        }, { className: 'button-small', ariaLabel: `Redeliver the ${CHANNEL_NAMES[d.channel]} delivery for ${d.pseudo}` })
+        }, { className: 'button-small', ariaLabel: t('dash.deliveries.redeliverLabel', { channel: t(CHANNEL_NAMES[d.channel]), pseudo: d.pseudo }) })
         : null)))
   }
 
@@ -119,19 +127,17 @@ export async function renderDeliveriesTab(el, server) {
     const focused = document.activeElement?.closest('tr')?.dataset.attemptId
     empty.hidden = page.deliveries.length > 0
     table.hidden = !page.deliveries.length
-    empty.textContent = filters.channel || filters.status
-      ? 'No attempt matches these filters.'
-      : 'No delivery yet. Each vote and each test appears here, one row per attempt.'
+    empty.textContent = t(filters.channel || filters.status ? 'dash.deliveries.noMatch' : 'dash.deliveries.none')
     replace(tbody, rows(page.deliveries, page.attemptsPerSeries))
     table.refit()
     const refocus = focused ? tbody.querySelector(`tr[data-attempt-id="${CSS.escape(focused)}"] button`) : null
     if (refocus instanceof HTMLElement) refocus.focus()
     pager.hidden = cursors.length === 1 && !page.next
     replace(pager,
-      cursors.length > 1 ? h('button', { type: 'button', class: 'button-small', onClick: () => { cursors.pop(); void load() } }, '← Newer') : h('span'),
-      h('span', { class: 'muted small' }, `Page ${cursors.length}`),
-      page.next ? h('button', { type: 'button', class: 'button-small', onClick: () => { cursors.push(page.next); void load() } }, 'Older →') : h('span'))
-    updated.textContent = `Refreshes by itself every ${REFRESH_MS / 1000} s while this tab is open · updated ${formatTime(new Date().toISOString())}`
+      cursors.length > 1 ? h('button', { type: 'button', class: 'button-small', onClick: () => { cursors.pop(); void load() } }, t('dash.deliveries.newer')) : h('span'),
+      h('span', { class: 'muted small' }, t('dash.deliveries.page', { page: cursors.length })),
+      page.next ? h('button', { type: 'button', class: 'button-small', onClick: () => { cursors.push(page.next); void load() } }, t('dash.deliveries.older')) : h('span'))
+    updated.textContent = t('dash.deliveries.refreshes', { seconds: REFRESH_MS / 1000, time: formatTime(new Date().toISOString()) })
   }
 
   // Refresh only while the page is visible; coming back to it refreshes at once.
@@ -150,8 +156,8 @@ export async function renderDeliveriesTab(el, server) {
   replace(el,
     testPanel(server, { onDone: () => load().catch(() => {}), compact: true }),
     h('section', { class: 'card', 'aria-labelledby': 'attempts-title' },
-      h('h2', { id: 'attempts-title' }, 'Delivery attempts'),
-      h('p', { class: 'muted' }, 'One row per attempt to push a vote to your Votifier listener or webhook. A failed attempt is retried on a schedule of about 9 hours; after the last one the delivery gives up, and Redeliver sends it again.'),
+      h('h2', { id: 'attempts-title' }, t('dash.deliveries.title')),
+      h('p', { class: 'muted' }, t('dash.deliveries.lead')),
       filterBar, updated, empty, table, pager))
   schedule()
   return () => {

@@ -1,5 +1,6 @@
 // Adding a server; then straight to its "API and webhooks" tab, where rewards are set up.
 import { announce, h, replace } from './dom.js'
+import { t } from './i18n.js'
 import { serverForm } from './server-form.js'
 import { serverHref } from './server-summary.js'
 /** @import { Ctx } from './app.js' */
@@ -9,15 +10,15 @@ import { serverHref } from './server-summary.js'
  * @param {HTMLElement} el
  */
 export function renderNewServer(ctx, el) {
-  ctx.setTitle('Add a server')
+  ctx.setTitle(t('dash.servers.add'))
   const form = serverForm(ctx, {
     onSaved: (server) => {
-      announce(`${server.name} is listed.`)
+      announce(t('dash.servers.added', { name: server.name }))
       ctx.navigate(serverHref(server.slug, 'api'))
     },
   })
   replace(el,
-    h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: '/dashboard' }, 'My servers')),
-    h('h1', { tabindex: '-1' }, 'Add a server'),
+    h('nav', { class: 'breadcrumb', 'aria-label': t('common.breadcrumb') }, h('a', { href: '/dashboard' }, t('dash.nav.servers'))),
+    h('h1', { tabindex: '-1' }, t('dash.servers.add')),
     h('section', { class: 'card' }, form))
 }

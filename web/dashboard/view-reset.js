@@ -3,6 +3,7 @@
 import { post } from './api.js'
 import { h, replace } from './dom.js'
 import { controlOf, field, formError, onSubmit } from './forms.js'
+import { t } from './i18n.js'
 /** @import { Ctx } from './app.js' */
 /** @import { UserAnswer } from '../types/api' */
 
@@ -11,24 +12,24 @@ import { controlOf, field, formError, onSubmit } from './forms.js'
  * @param {HTMLElement} el
  */
 export function renderReset(ctx, el) {
-  ctx.setTitle('Choose a new password')
+  ctx.setTitle(t('dash.reset.title'))
   const token = new URLSearchParams(location.search).get('token') ?? ''
   if (!token) {
     replace(el, h('section', { class: 'card narrow auth-card' },
-      h('h1', { tabindex: '-1' }, 'Choose a new password'),
-      h('p', null, 'This page opens from a password reset link, which the site\'s administrator gives you. Ask them for one.')))
+      h('h1', { tabindex: '-1' }, t('dash.reset.title')),
+      h('p', null, t('dash.reset.noToken'))))
     return
   }
   const form = onSubmit(h('form', { class: 'auth-form' },
     formError(),
-    field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: '8 to 256 characters, not only spaces. A few unrelated words make a strong one.' }),
-    h('button', { type: 'submit', class: 'button button-primary' }, 'Set my new password')), async (f) => {
+    field({ name: 'password', label: t('dash.reset.password'), type: 'password', autocomplete: 'new-password', hint: t('dash.auth.passwordHint') }),
+    h('button', { type: 'submit', class: 'button button-primary' }, t('dash.reset.submit'))), async (f) => {
     const password = controlOf(f, 'password')?.value ?? ''
     const { user } = /** @type {UserAnswer} */ (await post('/api/v1/auth/reset', { token, password }))
     ctx.loggedIn(user)
-  }, 'Saving…')
+  }, t('dash.saving'), 'reset')
   replace(el, h('section', { class: 'card narrow auth-card' },
-    h('h1', { tabindex: '-1' }, 'Choose a new password'),
-    h('p', { class: 'muted' }, 'Your new password replaces the old one, and every other session of your account ends. The link works once.'),
+    h('h1', { tabindex: '-1' }, t('dash.reset.title')),
+    h('p', { class: 'muted' }, t('dash.reset.lead')),
     form))
 }

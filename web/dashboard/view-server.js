@@ -2,7 +2,8 @@
 // webhooks" (how votes reach the owner) and Deliveries (every push attempt). Tabs are links
 // (each has its own address), the current one marked aria-current.
 import { del, get, patch, serverPath } from './api.js'
-import { announce, h, replace } from './dom.js'
+import { announce, formatNumber, h, replace } from './dom.js'
+import { t } from './i18n.js'
 import { bannerSection } from './banner-section.js'
 import { actionButton } from './forms.js'
 import { serverForm } from './server-form.js'
@@ -16,8 +17,8 @@ import { verifySection, VERIFY_TITLE_ID } from './verify-section.js'
 
 /** @typedef {'overview' | 'api' | 'deliveries'} Tab */
 
-/** @type {Array<[Tab, string, string]>} */
-const TABS = [['overview', 'Overview', ''], ['api', 'API and webhooks', 'api'], ['deliveries', 'Deliveries', 'deliveries']]
+/** @type {Array<[Tab, import('../translate.js').TextKey, string]>} */
+const TABS = [['overview', 'dash.tab.overview', ''], ['api', 'dash.tab.api', 'api'], ['deliveries', 'dash.tab.deliveries', 'deliveries']]
 
 /**
  * @param {string} label
@@ -34,12 +35,12 @@ function tile(label, value) {
  */
 async function overviewTab(ctx, server, refresh) {
   const links = h('section', { class: 'card' },
-    h('h2', null, 'Public pages'),
+    h('h2', null, t('dash.server.public')),
     h('dl', { class: 'facts' },
-      h('dt', null, 'Server page'), h('dd', null, h('a', { href: `/serveur/${encodeURIComponent(server.slug)}` }, `/serveur/${server.slug}`)),
-      h('dt', null, 'Vote page'), h('dd', null, h('a', { href: `/serveur/${encodeURIComponent(server.slug)}/voter` }, `/serveur/${server.slug}/voter`)),
-      h('dt', null, 'Address'), h('dd', null, h('code', null, server.address)),
-      h('dt', null, 'Total votes'), h('dd', null, server.totalVotes.toLocaleString('en-GB'))),
+      h('dt', null, t('dash.server.page')), h('dd', null, h('a', { href: `/serveur/${encodeURIComponent(server.slug)}` }, `/serveur/${server.slug}`)),
+      h('dt', null, t('dash.server.votePage')), h('dd', null, h('a', { href: `/serveur/${encodeURIComponent(server.slug)}/voter` }, `/serveur/${server.slug}/voter`)),
+      h('dt', null, t('dash.server.address')), h('dd', null, h('code', null, server.address)),
+      h('dt', null, t('dash.server.totalVotes')), h('dd', null, formatNumber(server.totalVotes))),
     unlistedNotice(server))
 
   // After a successful check the page is drawn again; the focus returns to the section.
@@ -48,30 +49,30 @@ async function overviewTab(ctx, server, refresh) {
     document.getElementById(VERIFY_TITLE_ID)?.focus()
   })
 
-  const edit = h('section', { class: 'card' }, h('h2', null, 'Listing'),
+  const edit = h('section', { class: 'card' }, h('h2', null, t('dash.server.listing')),
     serverForm(ctx, {
       server,
       onSaved: async (saved) => {
-        announce('Changes saved.')
+        announce(t('dash.server.saved'))
         await refresh(saved.slug)
       },
     }))
 
   const danger = h('section', { class: 'card danger-zone' },
-    h('h2', null, 'Delete this server'),
-    h('p', null, 'Removes the server with all its votes, API keys, webhook, Votifier target, deliveries and statistics. This cannot be undone.'),
-    actionButton('Delete the server', async () => {
+    h('h2', null, t('dash.server.deleteTitle')),
+    h('p', null, t('dash.server.deleteLead')),
+    actionButton(t('dash.server.delete'), async () => {
       await del(serverPath(server.slug))
-      announce(`${server.name} was deleted.`)
+      announce(t('dash.admin.deleted', { name: server.name }))
       ctx.navigate('/dashboard')
-    }, { className: 'button button-danger', confirmText: `Delete ${server.name} with all its votes, keys and deliveries? This cannot be undone.` }))
+    }, { className: 'button button-danger', confirmText: t('dash.server.confirmDelete', { name: server.name }) }))
 
   const adminTools = ctx.user?.isAdmin
-    ? h('section', { class: 'card' }, h('h2', null, 'Administration'),
-      h('p', null, server.hidden ? 'Hidden: out of the ranking and the public pages.' : 'Listed: in the ranking and the public pages.'),
-      actionButton(server.hidden ? 'Show the server' : 'Hide the server', async () => {
+    ? h('section', { class: 'card' }, h('h2', null, t('dash.server.admin')),
+      h('p', null, t(server.hidden ? 'dash.server.isHidden' : 'dash.server.isListed')),
+      actionButton(t(server.hidden ? 'dash.server.show' : 'dash.server.hide'), async () => {
         await patch(serverPath(server.slug), { hidden: !server.hidden })
-        announce(server.hidden ? 'The server is listed again.' : 'The server is hidden.')
+        announce(t(server.hidden ? 'dash.server.shown' : 'dash.server.hidden'))
         await refresh(server.slug)
       }))
     : null
@@ -93,22 +94,22 @@ export async function renderServer(ctx, el, slug, tab) {
   /** @param {string} currentSlug */
   async function draw(currentSlug) {
     const { server } = /** @type {ServerDetailAnswer} */ (await get(serverPath(currentSlug)))
-    const tabLabel = TABS.find(([id]) => id === tab)?.[1] ?? ''
-    ctx.setTitle(`${tabLabel} · ${server.name}`)
-    const tabs = h('nav', { class: 'tabs', 'aria-label': 'Server sections' },
-      TABS.map(([id, label, path]) => h('a', { href: serverHref(server.slug, path), 'aria-current': id === tab ? 'page' : null }, label)))
+    const tabKey = TABS.find(([id]) => id === tab)?.[1]
+    ctx.setTitle(`${tabKey ? t(tabKey) : ''} · ${server.name}`)
+    const tabs = h('nav', { class: 'tabs', 'aria-label': t('dash.server.sections') },
+      TABS.map(([id, label, path]) => h('a', { href: serverHref(server.slug, path), 'aria-current': id === tab ? 'page' : null }, t(label))))
     replace(el,
-      h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: '/dashboard' }, 'My servers')),
+      h('nav', { class: 'breadcrumb', 'aria-label': t('common.breadcrumb') }, h('a', { href: '/dashboard' }, t('dash.nav.servers'))),
       h('div', { class: 'page-header' },
         h('div', { class: 'server-title' }, serverIcon(server), h('h1', { tabindex: '-1' }, server.name)),
         h('div', { class: 'pills' },
-          h('span', { class: `pill pill-${server.edition}` }, server.edition === 'java' ? 'Java' : 'Bedrock'),
+          h('span', { class: `pill pill-${server.edition}` }, t(server.edition === 'java' ? 'common.java' : 'common.bedrock')),
           server.verified ? verifiedMark() : null,
-          server.hidden ? h('span', { class: 'pill pill-hidden' }, 'Hidden') : !server.listed ? h('span', { class: 'pill pill-hidden' }, 'Not listed') : null)),
+          server.hidden ? h('span', { class: 'pill pill-hidden' }, t('dash.state.hidden')) : !server.listed ? h('span', { class: 'pill pill-hidden' }, t('dash.state.notListed')) : null)),
       h('div', { class: 'tiles' },
-        tile('Rank this month', rankText(server)),
-        tile('Votes this month', server.monthlyVotes.toLocaleString('en-GB')),
-        tile('Players online', playersCell(server))),
+        tile(t('dash.servers.rankMonth'), rankText(server)),
+        tile(t('dash.servers.votes'), formatNumber(server.monthlyVotes)),
+        tile(t('dash.servers.players'), playersCell(server))),
       tabs, body)
     stop?.()
     stop = undefined

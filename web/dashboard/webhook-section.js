@@ -4,6 +4,7 @@ import { del, post, put, serverPath } from './api.js'
 import { announce, h, newId, replace } from './dom.js'
 import { copyButton } from './copy.js'
 import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
+import { t, tp } from './i18n.js'
 /** @import { ServerDetail, WebhookAnswer, WebhookSettings } from '../types/api' */
 
 /**
@@ -20,16 +21,16 @@ function secretRow(webhook, onRotated) {
       shown = !shown
       value.textContent = shown ? webhook.secret : '•'.repeat(24)
       reveal.setAttribute('aria-pressed', String(shown))
-      reveal.textContent = shown ? 'Hide' : 'Reveal'
+      reveal.textContent = t(shown ? 'dash.webhook.hide' : 'dash.webhook.reveal')
     },
-  }, 'Reveal')
-  const copy = copyButton(() => webhook.secret, { label: 'Copy', selectTarget: () => { reveal.click(); return value } })
-  const rotate = actionButton('Rotate', onRotated, {
+  }, t('dash.webhook.reveal'))
+  const copy = copyButton(() => webhook.secret, { selectTarget: () => { reveal.click(); return value } })
+  const rotate = actionButton(t('dash.webhook.rotate'), onRotated, {
     className: 'button-small',
-    confirmText: 'Make a new secret now? Deliveries are signed with it from now on: update your receiver at once.',
+    confirmText: t('dash.webhook.confirmRotate'),
   })
   return h('div', { class: 'secret-row' },
-    h('span', { class: 'secret-label', id: `${id}-label` }, 'Signing secret'),
+    h('span', { class: 'secret-label', id: `${id}-label` }, t('dash.webhook.secret')),
     value, h('div', { class: 'copy-actions' }, reveal, copy.button, rotate, copy.status))
 }
 
@@ -41,31 +42,32 @@ export function webhookSection(server) {
   function draw() {
     const form = onSubmit(h('form', { class: 'inline-fields' },
       formError(),
-      field({ name: 'url', label: 'Webhook URL', type: 'url', value: webhook?.url ?? '', placeholder: 'https://example.com/votelist-hook', hint: 'Receives a signed JSON POST for every vote. https:// only; redirects are not followed.' }),
-      h('button', { type: 'submit', class: 'button button-primary' }, webhook ? 'Save URL' : 'Save webhook')), async (f) => {
+      field({ name: 'url', label: t('dash.webhook.url'), type: 'url', value: webhook?.url ?? '', placeholder: 'https://example.com/votelist-hook', hint: t('dash.webhook.urlHint') }),
+      h('button', { type: 'submit', class: 'button button-primary' }, t(webhook ? 'dash.webhook.saveUrl' : 'dash.webhook.save'))), async (f) => {
       const first = !webhook
       webhook = /** @type {WebhookAnswer} */ (await put(serverPath(server.slug, '/webhook'), { url: valueOf(f, 'url') })).webhook
       draw()
-      announce(first ? 'Webhook saved. Its signing secret is ready.' : 'Webhook URL saved; the secret is unchanged.')
+      announce(t(first ? 'dash.webhook.saved' : 'dash.webhook.urlSaved'))
     })
     replace(section,
-      h('h2', null, 'Webhook'),
-      h('p', null, 'An HTTP POST to your address on every vote, with the vote in JSON, signed with HMAC-SHA256 so you can trust it.'),
+      h('h2', null, t('dash.channel.webhook')),
+      h('p', null, t('dash.webhook.lead')),
       form,
       webhook ? [
         secretRow(webhook, async () => {
           webhook = /** @type {WebhookAnswer} */ (await post(serverPath(server.slug, '/webhook/rotate'))).webhook
           draw()
-          announce('New secret made. Update your receiver.')
+          announce(t('dash.webhook.rotated'))
         }),
-        h('p', { class: 'hint' }, 'Check each request: ', h('code', null, 'X-TSM-Signature'), ' is ', h('code', null, 'sha256='), ' followed by the hex HMAC-SHA256 of ',
-          h('code', null, 'X-TSM-Timestamp + "." + body'), ' keyed with this secret; refuse it when it differs or when the timestamp is more than 5 minutes old.'),
-        actionButton('Remove the webhook', async () => {
+        h('p', { class: 'hint' }, tp('dash.webhook.check', {
+          signature: h('code', null, 'X-TSM-Signature'), prefix: h('code', null, 'sha256='), payload: h('code', null, 'X-TSM-Timestamp + "." + body'),
+        })),
+        actionButton(t('dash.webhook.remove'), async () => {
           await del(serverPath(server.slug, '/webhook'))
           webhook = null
           draw()
-          announce('Webhook removed.')
-        }, { className: 'button button-danger', confirmText: 'Remove the webhook? Votes are no longer sent to it.' }),
+          announce(t('dash.webhook.removed'))
+        }, { className: 'button button-danger', confirmText: t('dash.webhook.confirmRemove') }),
       ] : null)
   }
   draw()

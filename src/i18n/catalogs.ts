@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { webDir } from '../paths.ts'
+
+// The languages of the site: one catalog per language, web/i18n/<code>.json, found when the
+// program starts (embedded in the binary with web/). Adding a language is adding its file
+// (docs/developers.md#languages). English is the reference: a message another catalog lacks is
+// taken from it, so a partial translation shows English where it has nothing yet (the tests
+// require every catalog of the project to be complete).
+
+export interface Catalog {
+  name: string // the language in its own words: "Français"
+  locale: string // the BCP 47 tag Intl formats with: "fr-FR"
+  messages: Record<string, string | Record<string, string>>
+}
+
+export const REFERENCE_LANGUAGE = 'en'
+export const CATALOG_DIR = join(webDir, 'i18n')
+
+const CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/
+
+function readCatalog(path: string): Catalog {
+  const c = JSON.parse(readFileSync(path, 'utf8')) as Partial<Catalog>
+  if (typeof c.name !== 'string' || typeof c.locale !== 'string' || typeof c.messages !== 'object' || c.messages === null) {
+    throw new Error(`${path}: a catalog is {"name", "locale", "messages"}`)
+  }
+  Intl.getCanonicalLocales(c.locale)
+  return c as Catalog
+}
+
+export function loadCatalogs(dir = CATALOG_DIR): ReadonlyMap<string, Catalog> {
+  const found = new Map<string, Catalog>()
+  for (const file of [...new Bun.Glob('*.json').scanSync(dir)].sort()) {
+    const code = basename(file, '.json')
+    if (!CODE.test(code)) throw new Error(`${join(dir, file)}: a catalog is named by its language code (en.json, fr.json, pt-BR.json)`)
+    found.set(code, readCatalog(join(dir, file)))
+  }
+  const reference = found.get(REFERENCE_LANGUAGE)
+  if (!reference) throw new Error(`${dir}: the reference catalog ${REFERENCE_LANGUAGE}.json is missing`)
+  // The reference first: the switcher and the hreflang alternates list the languages in this order.
+  return new Map([...found].sort(([a], [b]) => Number(b === REFERENCE_LANGUAGE) - Number(a === REFERENCE_LANGUAGE))
+    .map(([code, c]) => [code, { ...c, messages: { ...reference.messages, ...c.messages } }]))
+}
+
+export const catalogs = loadCatalogs()
+export const LANGUAGES: readonly string[] = [...catalogs.keys()]
+
+export const catalogOf = (lang: string): Catalog => catalogs.get(lang) ?? catalogs.get(REFERENCE_LANGUAGE)!

@@ -1,0 +1,52 @@
+// The dashboard's words and formats: the catalog the site wrote into the page for the visitor's
+// language (src/dashboard/routes.ts), read once. Times are UTC, as the site writes them.
+import { errorText, pageTranslator } from '../translate.js'
+import { ApiError } from './api.js'
+/** @import { Child } from '../types/dom' */
+/** @import { CountKey, Params, TextKey } from '../translate.js' */
+
+export const tr = pageTranslator('UTC')
+
+/**
+ * @param {TextKey} key
+ * @param {Params} [params]
+ */
+export const t = (key, params) => tr.t(key, params)
+
+/**
+ * @param {CountKey} key
+ * @param {number} count
+ * @param {Params} [params]
+ */
+export const tn = (key, count, params) => tr.n(key, count, params)
+
+// A message with elements in it (a link, a <code>), as children for h().
+/**
+ * @param {unknown[]} pieces
+ * @returns {Child[]}
+ */
+const children = (pieces) => pieces.map((p) => (p instanceof Node || Array.isArray(p) ? /** @type {Child} */ (p) : String(p)))
+
+/**
+ * @param {TextKey} key
+ * @param {Params} [params]
+ */
+export const tp = (key, params) => children(tr.parts(key, params))
+
+/**
+ * @param {CountKey} key
+ * @param {number} count
+ * @param {Params} [params]
+ */
+export const tnp = (key, count, params) => children(tr.countParts(key, count, params))
+
+// An API failure as a sentence in the visitor's language (web/assets/translate.js, errorText);
+// `scope` names the form, where a code means something more precise ("login", "reset").
+/**
+ * @param {unknown} error
+ * @param {string} [scope]
+ */
+export function errorSentence(error, scope) {
+  if (!(error instanceof ApiError)) return t('dash.error.unexpected')
+  return errorText(tr, { code: error.code, field: error.field, message: error.message, retryAfter: error.retryAfter }, scope)
+}
