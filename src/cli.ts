@@ -3,10 +3,11 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { userJson } from './accounts/schema.ts'
 import { createUser } from './accounts/service.ts'
-import { loadConfig, type Config } from './config/load.ts'
+import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
-import { ConfigError } from './config/schema.ts'
+import { ConfigError, postgresUrl } from './config/schema.ts'
 import { backupDatabase } from './db/backup.ts'
+import { CopyError, copySqliteToPostgres } from './db/copy.ts'
 import { InstanceLockError } from './db/instance-lock.ts'
 import { MigrationError } from './db/migrate.ts'
 import { DatabaseOwnerError, refuseForeignOwner } from './db/owner-guard.ts'
@@ -47,7 +48,10 @@ Usage:
                                             list a server for an account; prints it as JSON
   votelist key create --server SLUG [--name N]
                                             create an API key; prints the key alone
-  votelist backup FILE [--config FILE]      write a consistent copy of the database to FILE
+  votelist backup FILE [--config FILE]      write a consistent copy of the SQLite database to FILE
+                                            (PostgreSQL: use pg_dump)
+  votelist db copy --to URL [--config FILE] copy the site's SQLite data into the empty PostgreSQL
+                                            database at URL (postgres://…), checking every count
   votelist config check [--config FILE]     validate the configuration and exit
   votelist config example [--database PATH] print a commented votelist.toml with every default
   votelist version                          print the version
@@ -91,7 +95,7 @@ const config = (values: Record<string, unknown>, io: Io): Config => loadConfig(v
 // site itself: whoever runs it owns the files, as in a container running as root.)
 function dbConfig(values: Record<string, unknown>, io: Io): Config {
   const cfg = config(values, io)
-  refuseForeignOwner(cfg.database.path)
+  if (!cfg.database.url) refuseForeignOwner(cfg.database.path)
   return cfg
 }
 
@@ -101,7 +105,7 @@ async function withStore<T>(values: Record<string, unknown>, io: Io, fn: (rt: St
   try {
     return await fn(rt)
   } finally {
-    rt.store.close()
+    await rt.store.close()
   }
 }
 
@@ -174,9 +178,32 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const target = resolve(io.cwd, positionals[0])
     if (existsSync(target)) throw new ApiError(409, 'CONFLICT', `${target} already exists; choose a new file`)
     const cfg = dbConfig(values, io)
+    if (cfg.database.url) {
+      throw new ApiError(409, 'CONFLICT', `the site's database is PostgreSQL (${databaseLabel(cfg)}): back it up with its own tools, e.g. pg_dump --format=custom --file=${positionals[0]} followed by the database URL, or the server's continuous archiving; votelist backup copies SQLite files only`)
+    }
     if (!existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
     backupDatabase(cfg.database.path, target)
     io.out(target)
+    return EXIT.ok
+  },
+
+  async db(args, io) {
+    if (args[0] !== 'copy') throw new UsageError('usage: votelist db copy --to postgres://user:password@host:5432/database')
+    const { values } = parse(args.slice(1), { to: { type: 'string' } })
+    const to = required(values, 'to')
+    try {
+      postgresUrl('').parse(to, '--to')
+    } catch (e) {
+      throw e instanceof ConfigError ? new UsageError(e.message) : e
+    }
+    const cfg = dbConfig(values, io)
+    if (cfg.database.url) throw new ApiError(409, 'CONFLICT', `the site's database is already PostgreSQL (${databaseLabel(cfg)}): db copy moves a SQLite site`)
+    if (!existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
+    const label = databaseLabel({ database: { ...cfg.database, url: to } })
+    const copied = await copySqliteToPostgres(cfg.database.path, to, label)
+    const width = Math.max(...copied.map((c) => c.table.length))
+    for (const c of copied) io.out(`${c.table.padEnd(width)}  ${c.rows}`)
+    io.out(`copied ${copied.reduce((n, c) => n + c.rows, 0)} rows of ${copied.length} tables from ${cfg.database.path} to ${label}; every table holds as many rows as the SQLite file`)
     return EXIT.ok
   },
 
@@ -185,7 +212,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (args[0] === 'check') {
       const { values } = parse(args.slice(1), {})
       const cfg = config(values, io)
-      io.out(`configuration is valid (${cfg.source ?? 'built-in defaults'}); database: ${cfg.database.path}`)
+      io.out(`configuration is valid (${cfg.source ?? 'built-in defaults'}); database: ${databaseLabel(cfg)}`)
       return EXIT.ok
     }
     if (args[0] === 'example') {
@@ -242,7 +269,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`votelist ${name}: ${e.message}`)
       return e.kind === 'io' ? EXIT.ioError : EXIT.noPermission
     }
-    if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError || e instanceof DatabaseOwnerError) {
+    if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError || e instanceof DatabaseOwnerError || e instanceof CopyError) {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.failure
     }

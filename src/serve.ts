@@ -1,10 +1,10 @@
 import type { AnyElysia } from 'elysia'
 import { createApp, type App } from './app.ts'
+import { databaseLabel } from './config/load.ts'
 import { acquireInstanceLock } from './db/instance-lock.ts'
-import { closeInterruptedDeliveries } from './deliveries/service.ts'
 import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
 import type { Logger } from './log.ts'
-import { registerSiteWork, type Site } from './site.ts'
+import { listenToOtherInstances, recoverInterruptedWork, registerSiteWork, type Site } from './site.ts'
 import { VERSION } from './version.ts'
 
 export class StartError extends Error {}
@@ -16,19 +16,19 @@ export interface ServeOptions {
   extend?: (app: App) => AnyElysia
 }
 
-// The site's life: take the database for this process, re-queue jobs a previous process left
-// half done, listen, run the scheduler; on the stop signal stop accepting connections, let the
+// The site's life: take the database for this process (SQLite), re-queue jobs a previous process
+// left half done, hear the other instances (PostgreSQL), listen, run the scheduler; on the stop signal stop accepting connections, let the
 // requests in flight and the running jobs finish, save the keys' last-used times, then close
 // the store (SQLite checkpoints the WAL into the main file). Closes the store in every case.
 export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void> {
   const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
   let lock: { release(): void } | null = null
+  let listening: { stop(): Promise<void> } | null = null
   try {
-    lock = acquireInstanceLock(rt.config.database.path)
-    const released = await rt.queue.releaseLeases()
-    if (released) rt.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
-    await closeInterruptedDeliveries(rt)
+    if (rt.store.kind === 'sqlite') lock = acquireInstanceLock(rt.config.database.path)
+    await recoverInterruptedWork(rt)
     registerSiteWork(rt)
+    listening = await listenToOtherInstances(rt)
     const base = await createApp(rt)
     const app = opts.extend ? opts.extend(base) : base
     const { host, port } = rt.config.http
@@ -41,7 +41,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     }
     rt.siteUrl.listening(app.server!.port!)
     rt.scheduler.start()
-    rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: rt.config.database.path, config: rt.config.source })
+    rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: databaseLabel(rt.config), config: rt.config.source })
     if (!rt.siteUrl.configured) {
       rt.log.warn(`site.base_url is not set: links use the default address ${rt.siteUrl.base()}, and the dashboard works from this machine only; set site.base_url in the configuration to the address people open`, { accepted: rt.siteUrl.origins() })
     }
@@ -53,7 +53,8 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     // that no request can use a key any more, or up to a minute of it would be lost.
     await flushKeyUse(rt)
   } finally {
-    rt.store.close()
+    await listening?.stop().catch(() => {})
+    await rt.store.close()
     lock?.release()
   }
   rt.log.info('stopped')

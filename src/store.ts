@@ -1,32 +1,50 @@
 import type { PasswordResetsRepo, SessionsRepo, SettingsRepo, UsersRepo } from './accounts/repo.ts'
+import { postgresPasswordResetsRepo, postgresSessionsRepo, postgresSettingsRepo, postgresUsersRepo } from './accounts/postgres-repo.ts'
 import { sqlitePasswordResetsRepo, sqliteSessionsRepo, sqliteSettingsRepo, sqliteUsersRepo } from './accounts/sqlite-repo.ts'
 import type { AuditRepo } from './audit/repo.ts'
+import { postgresAuditRepo } from './audit/postgres-repo.ts'
 import { sqliteAuditRepo } from './audit/sqlite-repo.ts'
 import type { CaptchaRepo } from './captcha/repo.ts'
+import { postgresCaptchaRepo } from './captcha/postgres-repo.ts'
 import { sqliteCaptchaRepo } from './captcha/sqlite-repo.ts'
 import type { ChannelsRepo } from './channels/repo.ts'
+import { postgresChannelsRepo } from './channels/postgres-repo.ts'
 import { sqliteChannelsRepo } from './channels/sqlite-repo.ts'
+import { postgresClusterRepo } from './cluster/postgres-repo.ts'
+import type { ClusterRepo } from './cluster/repo.ts'
 import { migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
+import { connectPostgres, postgresFault, type Pg, type PostgresOptions } from './db/postgres-client.ts'
+import { migratePostgres } from './db/postgres-migrate.ts'
+import { createPostgresStore } from './db/postgres-store.ts'
 import { createSqliteStore } from './db/sqlite-store.ts'
 import type { StoreControl, StoreWrites } from './db/store.ts'
 import type { DeliveriesRepo } from './deliveries/repo.ts'
+import { postgresDeliveriesRepo } from './deliveries/postgres-repo.ts'
 import { sqliteDeliveriesRepo } from './deliveries/sqlite-repo.ts'
 import type { JobsRepo } from './jobs/repo.ts'
+import { postgresJobsRepos } from './jobs/postgres-repo.ts'
 import { sqliteJobsRepo } from './jobs/sqlite-repo.ts'
 import type { KeysRepo } from './keys/repo.ts'
+import { postgresKeysRepo } from './keys/postgres-repo.ts'
 import { sqliteKeysRepo } from './keys/sqlite-repo.ts'
 import type { ListingPolicy, RankingRepo, ServersRepo } from './servers/repo.ts'
+import { postgresRankingRepo } from './servers/postgres-ranking.ts'
+import { postgresServersRepo } from './servers/postgres-repo.ts'
 import { sqliteRankingRepo } from './servers/sqlite-ranking.ts'
 import { sqliteServersRepo } from './servers/sqlite-repo.ts'
 import type { StatsRepo } from './stats/repo.ts'
+import { postgresStatsRepo } from './stats/postgres-repo.ts'
 import { sqliteStatsRepo } from './stats/sqlite-repo.ts'
 import type { VerificationRepo } from './verification/repo.ts'
+import { postgresVerificationRepo } from './verification/postgres-repo.ts'
 import { sqliteVerificationRepo } from './verification/sqlite-repo.ts'
 import type { VotesRepo } from './votes/repo.ts'
+import { postgresVotesRepo } from './votes/postgres-repo.ts'
 import { sqliteVotesRepo } from './votes/sqlite-repo.ts'
 
-// Every repository of the site, one per group of tables: the only code with SQL.
+// Every repository of the site, one per group of tables: the only code with SQL. Each has a SQLite
+// and a PostgreSQL implementation.
 export interface Repositories {
   settings: SettingsRepo
   users: UsersRepo
@@ -45,8 +63,9 @@ export interface Repositories {
   captcha: CaptchaRepo
 }
 
-// The database as the code sees it: the repositories, and write() for what must be atomic.
-export type Store = Repositories & StoreWrites<Repositories> & StoreControl
+// The database as the code sees it: the repositories, write() for what must be atomic, and
+// what several instances share through it (null on SQLite, which one process uses).
+export type Store = Repositories & StoreWrites<Repositories> & StoreControl & { readonly cluster: ClusterRepo | null }
 
 type Database = ReturnType<typeof openDatabase>
 
@@ -74,7 +93,7 @@ function sqliteRepositories(db: Database, policy: ListingPolicy) {
 
 // The store over an open, migrated SQLite database. Its repositories answer plain values, which
 // its type keeps (tests read them without awaiting).
-export const sqliteStore = (db: Database, policy: ListingPolicy) => createSqliteStore(db, sqliteRepositories(db, policy))
+export const sqliteStore = (db: Database, policy: ListingPolicy) => ({ ...createSqliteStore(db, sqliteRepositories(db, policy)), cluster: null })
 export type SqliteStore = ReturnType<typeof sqliteStore>
 
 // Opens the SQLite file, applies the migrations it lacks and builds the store. `migrated`: the
@@ -87,5 +106,43 @@ export function openSqliteStore(path: string, now: number, policy: ListingPolicy
   } catch (e) {
     db.close()
     throw e
+  }
+}
+
+// The PostgreSQL implementation of every repository, over one handle (the pool or a transaction).
+function postgresRepositories(policy: ListingPolicy) {
+  const jobs = postgresJobsRepos()
+  return (pg: Pg, afterCommit: (fn: () => void) => void) => ({
+    settings: postgresSettingsRepo(pg),
+    users: postgresUsersRepo(pg),
+    sessions: postgresSessionsRepo(pg),
+    passwordResets: postgresPasswordResetsRepo(pg),
+    audit: postgresAuditRepo(pg),
+    servers: postgresServersRepo(pg, policy),
+    ranking: postgresRankingRepo(pg, policy),
+    keys: postgresKeysRepo(pg),
+    votes: postgresVotesRepo(pg),
+    verification: postgresVerificationRepo(pg),
+    channels: postgresChannelsRepo(pg),
+    deliveries: postgresDeliveriesRepo(pg),
+    jobs: jobs(pg, afterCommit),
+    stats: postgresStatsRepo(pg),
+    captcha: postgresCaptchaRepo(pg),
+  } satisfies Repositories)
+}
+
+// The store over a pool of a migrated PostgreSQL database.
+export const postgresStore = (pg: Pg, policy: ListingPolicy): Store => ({ ...createPostgresStore(pg, postgresRepositories(policy)), cluster: postgresClusterRepo(pg) })
+
+// Connects to the PostgreSQL database, applies the migrations it lacks (under an advisory lock)
+// and builds the store. `label`: the database's address without its password, for messages.
+export async function openPostgresStore(o: PostgresOptions & { label: string }, now: number, policy: ListingPolicy): Promise<{ store: Store; migrated: string[] }> {
+  const pg = connectPostgres(o)
+  try {
+    const migrated = await migratePostgres(pg, undefined, now)
+    return { store: postgresStore(pg, policy), migrated }
+  } catch (e) {
+    await pg.close()
+    throw postgresFault(e, o.label)
   }
 }

@@ -8,6 +8,7 @@ import { manualClock, type ManualClock } from '../src/clock.ts'
 import { parseConfig, type Config, type ConfigInput } from '../src/config/load.ts'
 import { migrate } from '../src/db/migrate.ts'
 import { openDatabase } from '../src/db/open.ts'
+import { connectPostgres, rows as postgresRows } from '../src/db/postgres-client.ts'
 import { createKey, hashKey } from '../src/keys/service.ts'
 import { memoryLogger, type Logger } from '../src/log.ts'
 import type { Lookup } from '../src/net/guard.ts'
@@ -15,7 +16,8 @@ import { storeRuntime } from '../src/runtime.ts'
 import { createServer, listingPolicy } from '../src/servers/service.ts'
 import type { ServerCreate } from '../src/servers/schema.ts'
 import { createSite, type Site } from '../src/site.ts'
-import { sqliteStore, type SqliteStore } from '../src/store.ts'
+import { postgresStore, sqliteStore, type SqliteStore } from '../src/store.ts'
+import { createTestDatabase, dollarParams, onTestEnd, type Backend } from './backends.ts'
 
 const made: string[] = []
 
@@ -67,6 +69,60 @@ export function testRuntime(input: ConfigInput = {}, start?: number, opts: { loo
   return sqliteSite(testConfig(input), { clock: manualClock(start), log: memoryLogger(), lookup: opts.lookup ?? testLookup }) as TestRuntime
 }
 
+// A site on either backend, with the tests' own queries: `rows` and `row` take SQL written for
+// both (`?` parameters; camelCase aliases quoted; "user" quoted) and give numbers for integers.
+export type BackendRuntime = Site & {
+  clock: ManualClock
+  log: ReturnType<typeof memoryLogger>
+  backend: Backend
+  rows<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>
+  row<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T | null>
+}
+
+// A migrated site on a fresh database of `backend` (see testRuntime); on PostgreSQL it is closed
+// and its database dropped after the test (describeBackends).
+export async function siteOn(backend: Backend, input: ConfigInput = {}, start?: number, opts: { lookup?: Lookup } = {}): Promise<BackendRuntime> {
+  if (backend === 'sqlite') {
+    const sqlite = testRuntime(input, start, opts)
+    return withQueries(sqlite, 'sqlite', async (sql, params) => sqlite.db.query(sql).all(...(params as string[])))
+  }
+  const db = await createTestDatabase()
+  onTestEnd(() => db.drop())
+  return postgresSite(testConfig({ ...input, database: { url: db.url, ...input.database } }), { clock: manualClock(start), lookup: opts.lookup })
+}
+
+// The [database] settings that open the database of `config` again (another process's config).
+export const databaseInput = (config: Config) => (config.database.url ? { url: config.database.url } : { path: config.database.path })
+
+// Another site on the database of `rt`, as a restarted process would open it (with the same
+// clock unless one is given).
+export function siteAgain(rt: BackendRuntime, opts: { clock?: ManualClock } = {}): Promise<BackendRuntime> | BackendRuntime {
+  const clock = opts.clock ?? rt.clock
+  if (rt.backend === 'postgres') return postgresSite(rt.config, { clock })
+  const sqlite = sqliteSite(rt.config, { clock, log: memoryLogger(), lookup: testLookup }) as TestRuntime
+  return withQueries(sqlite, 'sqlite', async (sql, params) => sqlite.db.query(sql).all(...(params as string[])))
+}
+
+// As openStore opens it, on a migrated database; the tests' own queries share its pool, which is
+// closed at the end of the test.
+async function postgresSite(config: Config, opts: { clock: ManualClock; lookup?: Lookup }): Promise<BackendRuntime> {
+  const { url, pool_size: poolSize, statement_timeout: statementTimeoutMs } = config.database
+  const pg = connectPostgres({ url, poolSize, statementTimeoutMs })
+  const store = postgresStore(pg, listingPolicy(config))
+  onTestEnd(async () => { await store.close() })
+  const runtime = storeRuntime({ config, store, migrated: [], secret: await store.settings.get('secret') }, { clock: opts.clock, log: memoryLogger() })
+  const rt = createSite(runtime, { lookup: opts.lookup ?? testLookup }) as Site & { clock: ManualClock; log: ReturnType<typeof memoryLogger> }
+  return withQueries(rt, 'postgres', (sql, params) => postgresRows(pg, dollarParams(sql), params))
+}
+
+function withQueries(rt: Site & { clock: ManualClock; log: ReturnType<typeof memoryLogger> }, backend: Backend, rows: (sql: string, params: unknown[]) => Promise<unknown[]>): BackendRuntime {
+  return Object.assign(rt, {
+    backend,
+    rows: <T>(sql: string, ...params: unknown[]) => rows(sql, params) as Promise<T[]>,
+    row: async <T>(sql: string, ...params: unknown[]) => ((await rows(sql, params))[0] ?? null) as T | null,
+  })
+}
+
 // The whole app on a test runtime (async: the static plugin lists embedded files first).
 export function testApp(rt: Site) {
   return createApp(rt)
@@ -97,5 +153,5 @@ export async function seedServer(rt: Site, server: Partial<ServerCreate> = {}, e
 }
 
 // The stored row of an API key, read by its secret.
-export const keyRow = (rt: TestRuntime, key: string) =>
-  rt.db.query('SELECT id, revoked_at AS revokedAt FROM api_key WHERE hash = ?').get(hashKey(key)) as { id: string; revokedAt: number | null } | null
+export const keyRow = (rt: BackendRuntime, key: string) =>
+  rt.row<{ id: string; revokedAt: number | null }>('SELECT id, revoked_at AS "revokedAt" FROM api_key WHERE hash = ?', hashKey(key))

@@ -7,7 +7,7 @@ const MAIN = join(import.meta.dir, '../src/main.ts')
 export interface RunningServer {
   url: string // "http://127.0.0.1:PORT"
   proc: Subprocess<'ignore', 'ignore', 'pipe'>
-  log: string[]
+  log: string[] // the lines it wrote to stderr so far
 }
 
 // Starts `bun src/main.ts serve --config FILE` (the real site, as a separate process) and resolves
@@ -32,12 +32,14 @@ export async function startServer(configPath: string, timeoutMs = 20_000): Promi
       log.push(line)
       const m = / INFO votelist listening (\{.*\})$/.exec(line)
       if (m) {
-        // Keep draining stderr so the child never blocks on a full pipe.
+        // Keep draining stderr, line by line, so the child never blocks on a full pipe.
         void (async () => {
           for (;;) {
             const r = await reader.read().catch(() => ({ done: true, value: undefined }))
             if (r.done) return
-            log.push(decoder.decode(r.value))
+            const more = (buffered + decoder.decode(r.value, { stream: true })).split('\n')
+            buffered = more.pop()!
+            log.push(...more)
           }
         })()
         return { url: new URL(JSON.parse(m[1]).url).origin, proc, log }

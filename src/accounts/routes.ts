@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { limitByAddress, publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
-import type { SlidingWindowLimiter } from '../http/rate-limit.ts'
+import type { RateLimiter } from '../http/rate-limit.ts'
 import { errorAnswer } from '../http/schema.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import { ownerAuth } from './guard.ts'
@@ -10,7 +10,7 @@ import { logIn, registerUser, type LoginDeps } from './service.ts'
 import { endSession, SESSION_TTL_MS, sessionCookieAttributes, sessionCookieName, startSession, type SessionDeps } from './session.ts'
 
 export type AccountRoutesDeps = LoginDeps & ResetDeps & SessionDeps & PublicLimitDeps & {
-  limits: { login: SlidingWindowLimiter }
+  limits: { login: RateLimiter }
 }
 
 type Cookies = Record<string, { value?: unknown; set(c: Record<string, unknown>): unknown }>

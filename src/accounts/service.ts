@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { runScriptAsync, use, type StoreWrites, type TxScript } from '../db/store.ts'
 import { ApiError, conflict, forbidden, invalidParameter, unauthenticated } from '../http/errors.ts'
-import type { SlidingWindowLimiter } from '../http/rate-limit.ts'
+import type { RateLimiter } from '../http/rate-limit.ts'
 import { newId } from '../ids.ts'
 import type { HashGate } from './hash-gate.ts'
 import { publicUser, type User, type UsersRepo } from './repo.ts'
@@ -80,7 +80,7 @@ export async function createUser(deps: CreateUserDeps, input: NewUser, opts: Cre
 export interface LoginDeps extends CreateUserDeps {
   config: Config
   hashGate: HashGate
-  limits: { failedLogins: SlidingWindowLimiter }
+  limits: { failedLogins: RateLimiter }
 }
 
 export const FAILED_LOGIN_WINDOW_MS = 15 * 60_000
@@ -97,7 +97,7 @@ let dummyHash: Promise<string> | null = null
 // logins with 429 before any hash is spent, until the oldest failure leaves the window.
 export async function logIn(deps: LoginDeps, email: string, password: string): Promise<User> {
   const key = email.trim().toLowerCase()
-  const lock = deps.limits.failedLogins.peek(key, deps.clock.now())
+  const lock = await deps.limits.failedLogins.peek(key, deps.clock.now())
   if (!lock.allowed) {
     throw new ApiError(429, 'RATE_LIMITED', `too many failed logins for this account; retry in ${lock.retryAfterSeconds} s`, {},
       { 'Retry-After': String(lock.retryAfterSeconds) })
@@ -108,7 +108,7 @@ export async function logIn(deps: LoginDeps, email: string, password: string): P
     return Bun.password.verify(password, hash)
   })
   if (!user || !valid) {
-    deps.limits.failedLogins.hit(key, deps.clock.now())
+    await deps.limits.failedLogins.hit(key, deps.clock.now())
     throw unauthenticated('wrong e-mail address or password')
   }
   // Said only to whoever knows the password.

@@ -73,5 +73,5 @@ export function registerSessionWork(scheduler: Scheduler, deps: { store: { sessi
   scheduler.every('sessions.purge', 3600_000, async (now) => {
     await deps.store.sessions.purgeExpired(now)
     await deps.store.passwordResets.purgeExpired(now)
-  }, { title: 'Expired sessions and reset links purge' })
+  }, { title: 'Expired sessions and reset links purge', once: true })
 }

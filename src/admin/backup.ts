@@ -4,26 +4,31 @@ import type { User } from '../accounts/repo.ts'
 import type { AuditRepo } from '../audit/repo.ts'
 import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
-import type { StoreWrites } from '../db/store.ts'
+import type { StoreControl, StoreWrites } from '../db/store.ts'
+import { conflict } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
 
 // A backup downloaded from the browser: the same consistent snapshot as `votelist backup`
 // (SQLite VACUUM INTO, made in a worker thread while the site keeps running), written to a
 // temporary file beside the database (the data folder: the one place the service may write, and
 // on the disk that holds the data), then streamed. The file is unlinked as soon as it is open, so
-// it is gone whatever happens to the download; its space is freed when the stream ends.
+// it is gone whatever happens to the download; its space is freed when the stream ends. A site on
+// PostgreSQL is refused, as `votelist backup` refuses it: its database server's tools back it up.
 
 export interface BackupDeps {
   config: { database: { path: string } }
   clock: Clock
-  store: { audit: AuditRepo } & StoreWrites<{ audit: AuditRepo }> & { backup(target: string): Promise<void> }
+  store: { audit: AuditRepo } & StoreWrites<{ audit: AuditRepo }> & Pick<StoreControl, 'kind' | 'backup'>
 }
 
 const CHUNK = 256 * 1024
 
 export const backupFileName = (at: number) => `votelist-${new Date(at).toISOString().replace(/[:.]/g, '-')}.db`
 
+export const POSTGRES_BACKUP = 'the site\'s database is PostgreSQL: back it up with the database server\'s own tools (pg_dump --format=custom, or continuous archiving for point-in-time recovery); this download copies SQLite databases only'
+
 export async function backupResponse(deps: BackupDeps, actor: User): Promise<Response> {
+  if (deps.store.kind !== 'sqlite') throw conflict(POSTGRES_BACKUP)
   const now = deps.clock.now()
   const db = deps.config.database.path
   const temp = join(dirname(db), `.${basename(db)}.backup-${randomSecret(9)}.tmp`)

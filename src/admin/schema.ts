@@ -34,6 +34,7 @@ export const TaskJson = t.Object({
   everyMs: t.Integer({ description: 'Period of the task.' }),
   running: t.Boolean(),
   runs: t.Integer({ description: 'Runs since the site started.' }),
+  leftToOthers: t.Integer({ description: 'Periods this instance left to another instance of the site, which ran the task then (a task that runs once per period across the instances of a site on PostgreSQL); 0 with one instance. Runs, last run and outcome are this instance\'s.' }),
   lastRunAt: t.Nullable(Iso),
   lastDurationMs: t.Nullable(t.Integer()),
   outcome: t.Nullable(t.Union([t.Literal('ok'), t.Literal('error')], { description: 'Of the last run; null before the first.' })),

@@ -23,10 +23,11 @@ export type AdminSiteRoutesDeps = SessionDeps & BackupDeps & {
 }
 
 const tags = ['Admin']
+const BackupErrors = { 409: errorAnswer('CONFLICT: the site\'s database is PostgreSQL, backed up with its own tools (pg_dump, continuous archiving).') }
 const DAY_MS = 24 * 3600_000
 
 const taskJson = (task: TaskInfo) => ({
-  id: task.id, title: task.title, everyMs: task.everyMs, running: task.running, runs: task.runs,
+  id: task.id, title: task.title, everyMs: task.everyMs, running: task.running, runs: task.runs, leftToOthers: task.leftToOthers,
   lastRunAt: isoOrNull(task.lastRunAt), lastDurationMs: task.lastDurationMs,
   outcome: task.lastRunAt === null ? null : task.lastError === null ? 'ok' as const : 'error' as const,
   error: task.lastError, nextRunAt: iso(task.nextRunAt),
@@ -71,10 +72,10 @@ export function adminSiteRoutes(rt: AdminSiteRoutesDeps) {
       admin: true,
       detail: {
         summary: 'Download a backup of the database', tags,
-        description: 'The live database as one consistent SQLite file, the same snapshot as `votelist backup` (VACUUM INTO, made while the site keeps running), streamed as an attachment named `votelist-<time>.db` (`application/vnd.sqlite3`, no-store). The temporary copy, written beside the database, is removed as soon as the download starts. It holds everything, password hashes and webhook secrets included: keep it safe. Each download is written to the audit log.',
+        description: 'The live database as one consistent SQLite file, the same snapshot as `votelist backup` (VACUUM INTO, made while the site keeps running), streamed as an attachment named `votelist-<time>.db` (`application/vnd.sqlite3`, no-store). The temporary copy, written beside the database, is removed as soon as the download starts. It holds everything, password hashes and webhook secrets included: keep it safe. Each download is written to the audit log. A site on PostgreSQL answers 409 CONFLICT: back its database up with `pg_dump` or the database server\'s continuous archiving.',
         responses: {
           200: { description: 'The database file', content: { 'application/vnd.sqlite3': { schema: { type: 'string', format: 'binary' } } } },
-          ...Object.fromEntries(Object.entries(AdminErrors).map(([status, schema]) => [status, { description: schema.description, content: { 'application/json': { schema } } }])),
+          ...Object.fromEntries(Object.entries({ ...AdminErrors, ...BackupErrors }).map(([status, schema]) => [status, { description: schema.description, content: { 'application/json': { schema } } }])),
         },
       },
     })

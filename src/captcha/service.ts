@@ -100,5 +100,5 @@ export async function checkCaptcha(deps: CaptchaDeps, payload: string | undefine
 
 // Used solutions only matter until their challenge expires.
 export function registerCaptchaWork(scheduler: Scheduler, deps: { store: { captcha: CaptchaRepo } }): void {
-  scheduler.every('captcha.purge', 600_000, async (now) => { await deps.store.captcha.purgeExpired(now) }, { title: 'Used captcha solutions purge' })
+  scheduler.every('captcha.purge', 600_000, async (now) => { await deps.store.captcha.purgeExpired(now) }, { title: 'Used captcha solutions purge', once: true })
 }

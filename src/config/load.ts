@@ -40,9 +40,39 @@ export function parseConfig(raw: unknown, baseDir: string, source: string | null
     }
     out[name] = Object.freeze(section)
   }
-  const db = out.database as { path: string }
+  const db = out.database as { path: string; url: string }
+  const givenDb = (Object.hasOwn(raw, 'database') ? raw.database : {}) as Raw
+  if (db.url && Object.hasOwn(givenDb, 'path')) {
+    throw new ConfigError('database.path and database.url are both set: database.path is the SQLite file, database.url a PostgreSQL database; keep the one this site uses')
+  }
   out.database = Object.freeze({ ...db, path: isAbsolute(db.path) ? db.path : resolve(baseDir, db.path) })
+  checkLease(out as unknown as ConfigValues)
   return Object.freeze({ ...out, source, given: Object.freeze(set) }) as unknown as Config
+}
+
+// A job's lease must outlast its longest run, or a second runner could take a job still running.
+// The longest job is a delivery attempt: bounded by the channel's timeouts, plus a minute for the
+// name resolution and the database writes around it.
+export function longestAttemptMs(c: Pick<ConfigValues, 'deliveries'>): number {
+  const d = c.deliveries
+  return Math.max(d.webhook_timeout, d.votifier_connect_timeout + 2 * d.votifier_read_timeout) + 60_000
+}
+
+function checkLease(c: ConfigValues) {
+  const needed = longestAttemptMs(c)
+  if (c.jobs.lease <= needed) {
+    throw new ConfigError(`jobs.lease must be longer than the longest delivery attempt (${needed / 1000} s: the longer of deliveries.webhook_timeout and deliveries.votifier_connect_timeout + 2 × deliveries.votifier_read_timeout, plus 60 s)`)
+  }
+}
+
+// Where the data is, fit for a log line: the SQLite file, or the PostgreSQL URL without its
+// password.
+export function databaseLabel(c: Pick<ConfigValues, 'database'>): string {
+  if (!c.database.url) return c.database.path
+  const u = new URL(c.database.url)
+  u.password = ''
+  u.searchParams.delete('password')
+  return u.href
 }
 
 // `--config FILE` if given (it must exist), else ./votelist.toml if present, else the defaults.

@@ -80,6 +80,24 @@ export function url(def: string, doc: string, optional = false): Field<string> {
   }
 }
 
+// A postgres:// (or postgresql://) URL naming a host and a database, or "" for none.
+export function postgresUrl(doc: string): Field<string> {
+  return {
+    default: '', doc, type: 'postgres:// URL or ""',
+    parse(v, key) {
+      if (typeof v !== 'string') return fail(key, 'must be a string', v)
+      if (v === '') return v
+      let u: URL
+      // The value is not echoed back: it may hold the password.
+      try { u = new URL(v) } catch { return fail(key, 'must be a URL such as postgres://user:password@host:5432/database') }
+      if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') return fail(key, `must be a postgres:// URL (got ${u.protocol}//…)`)
+      if (!u.hostname) return fail(key, 'must name the database server: postgres://user:password@host:5432/database')
+      if (u.pathname.length < 2) return fail(key, 'must name the database: postgres://user:password@host:5432/database')
+      return v
+    },
+  }
+}
+
 const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 }
 
 // Durations are written "30s", "5m", "2h" and parsed into milliseconds.
@@ -162,7 +180,13 @@ export const configSchema = {
     max_body_bytes: int(65536, 'Largest request body accepted, in bytes, checked before the body is read (routes that need more, such as uploads, set their own limit); a larger one gets 413 PAYLOAD_TOO_LARGE.', 4096, 1024 * 1024 * 1024),
   },
   database: {
-    path: str('data/votelist.db', 'SQLite database file, relative to the config file\'s folder (or to the working folder without a config file).', { min: 1 }),
+    path: str('data/votelist.db', 'SQLite database file, relative to the config file\'s folder (or to the working folder without a config file). Not used when `database.url` is set.', { min: 1 }),
+    url: postgresUrl('PostgreSQL instead of the SQLite file: `postgres://user:password@host:5432/database` (characters such as `@`, `:` or `/` in the password percent-encoded; `?sslmode=require` for TLS). Empty: SQLite. Setting it together with `database.path` is an error. The password is never logged.'),
+    pool_size: int(10, 'PostgreSQL only: connections this process keeps open to the database at most (transactions wait for a free one).', 1, 1000),
+    statement_timeout: duration('30s', 'PostgreSQL only: longest a statement may run before the database cancels it (and the request or job fails instead of hanging).'),
+  },
+  jobs: {
+    lease: duration('2m', 'How long a running job (a delivery attempt) is reserved for the process running it. Must exceed the longest attempt (checked at start: the webhook timeout, or the Votifier connect timeout plus twice its read timeout, plus a minute). On PostgreSQL a job whose process died runs again once its lease ends; on SQLite at the next start.'),
   },
   votes: {
     interval_minutes: int(120, 'Minutes between two votes for the same server, per pseudo and per voter address.', 1, 10080),

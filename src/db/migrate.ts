@@ -5,8 +5,7 @@ import { StorageError, storageFault } from './storage-error.ts'
 export class MigrationError extends Error {}
 
 // Applies, in name order, every migration not yet recorded, each in its own transaction with its
-// record. Returns the names applied. A database that records a migration this build does not
-// know was written by a newer votelist: refuse to run rather than guess.
+// record. Returns the names applied.
 export function migrate(db: Database, list: readonly Migration[] = embedded, now = Date.now()): string[] {
   try {
     db.run(`CREATE TABLE IF NOT EXISTS schema_migration (
@@ -15,16 +14,10 @@ export function migrate(db: Database, list: readonly Migration[] = embedded, now
   } catch (e) {
     throw storageFault(e, db.filename, 'checking that it can be written')
   }
-  const done = new Set((db.query('SELECT name FROM schema_migration').all() as { name: string }[]).map((r) => r.name))
-  const known = new Set(list.map((m) => m.name))
-  const unknown = [...done].filter((n) => !known.has(n))
-  if (unknown.length) {
-    throw new MigrationError(`the database has migrations this votelist does not know (${unknown.join(', ')}): it was used by a newer version`)
-  }
+  const done = (db.query('SELECT name FROM schema_migration').all() as { name: string }[]).map((r) => r.name)
   const record = db.prepare('INSERT INTO schema_migration (name, applied_at) VALUES (?, ?)')
   const applied: string[] = []
-  for (const m of [...list].sort((a, b) => a.name.localeCompare(b.name))) {
-    if (done.has(m.name)) continue
+  for (const m of pendingMigrations(list, done)) {
     try {
       db.transaction(() => {
         db.run(m.sql)
@@ -37,6 +30,19 @@ export function migrate(db: Database, list: readonly Migration[] = embedded, now
     applied.push(m.name)
   }
   return applied
+}
+
+// The migrations of `list` not in `done` (the names a database records), in name order. A
+// database that records a migration this build does not know was written by a newer votelist:
+// refuse to run rather than guess.
+export function pendingMigrations(list: readonly Migration[], done: readonly string[]): Migration[] {
+  const known = new Set(list.map((m) => m.name))
+  const unknown = done.filter((n) => !known.has(n))
+  if (unknown.length) {
+    throw new MigrationError(`the database has migrations this votelist does not know (${unknown.join(', ')}): it was used by a newer version`)
+  }
+  const applied = new Set(done)
+  return [...list].sort((a, b) => a.name.localeCompare(b.name)).filter((m) => !applied.has(m.name))
 }
 
 // Whoever migrates goes on to write. SQLite opens a database it may not write read-only without

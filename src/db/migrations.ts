@@ -1,5 +1,7 @@
 // Every migration, embedded into the binary as text. Forward-only: a landed file is never edited;
-// a change is a new file. test/db/migrations.test.ts checks this list against migrations/.
+// a change is a new file. test/db/migrations.test.ts checks these lists against migrations/ and
+// migrations/postgres/, whose files are the PostgreSQL twins of the SQLite ones, under the same
+// names (test/db/postgres-schema.test.ts checks that both give the same tables and columns).
 import m0001 from '../../migrations/0001_accounts_servers.sql' with { type: 'text' }
 import m0002 from '../../migrations/0002_votes.sql' with { type: 'text' }
 import m0003 from '../../migrations/0003_notifications.sql' with { type: 'text' }
@@ -14,6 +16,22 @@ import m0075 from '../../migrations/0075_server_ownership.sql' with { type: 'tex
 import m0076 from '../../migrations/0076_discord.sql' with { type: 'text' }
 import m0080 from '../../migrations/0080_administration.sql' with { type: 'text' }
 import m0081 from '../../migrations/0081_last_ping_round.sql' with { type: 'text' }
+import m0090 from '../../migrations/0090_cluster.sql' with { type: 'text' }
+import p0001 from '../../migrations/postgres/0001_accounts_servers.sql' with { type: 'text' }
+import p0002 from '../../migrations/postgres/0002_votes.sql' with { type: 'text' }
+import p0003 from '../../migrations/postgres/0003_notifications.sql' with { type: 'text' }
+import p0004 from '../../migrations/postgres/0004_jobs.sql' with { type: 'text' }
+import p0005 from '../../migrations/postgres/0005_stats.sql' with { type: 'text' }
+import p0020 from '../../migrations/postgres/0020_captcha.sql' with { type: 'text' }
+import p0040 from '../../migrations/postgres/0040_delivery_series.sql' with { type: 'text' }
+import p0050 from '../../migrations/postgres/0050_stats_median.sql' with { type: 'text' }
+import p0060 from '../../migrations/postgres/0060_attempt_series.sql' with { type: 'text' }
+import p0070 from '../../migrations/postgres/0070_listing_media.sql' with { type: 'text' }
+import p0075 from '../../migrations/postgres/0075_server_ownership.sql' with { type: 'text' }
+import p0076 from '../../migrations/postgres/0076_discord.sql' with { type: 'text' }
+import p0080 from '../../migrations/postgres/0080_administration.sql' with { type: 'text' }
+import p0081 from '../../migrations/postgres/0081_last_ping_round.sql' with { type: 'text' }
+import p0090 from '../../migrations/postgres/0090_cluster.sql' with { type: 'text' }
 
 export interface Migration {
   name: string
@@ -35,4 +53,23 @@ export const migrations: readonly Migration[] = [
   { name: '0076_discord', sql: m0076 },
   { name: '0080_administration', sql: m0080 },
   { name: '0081_last_ping_round', sql: m0081 },
+  { name: '0090_cluster', sql: m0090 },
+]
+
+export const postgresMigrations: readonly Migration[] = [
+  { name: '0001_accounts_servers', sql: p0001 },
+  { name: '0002_votes', sql: p0002 },
+  { name: '0003_notifications', sql: p0003 },
+  { name: '0004_jobs', sql: p0004 },
+  { name: '0005_stats', sql: p0005 },
+  { name: '0020_captcha', sql: p0020 },
+  { name: '0040_delivery_series', sql: p0040 },
+  { name: '0050_stats_median', sql: p0050 },
+  { name: '0060_attempt_series', sql: p0060 },
+  { name: '0070_listing_media', sql: p0070 },
+  { name: '0075_server_ownership', sql: p0075 },
+  { name: '0076_discord', sql: p0076 },
+  { name: '0080_administration', sql: p0080 },
+  { name: '0081_last_ping_round', sql: p0081 },
+  { name: '0090_cluster', sql: p0090 },
 ]

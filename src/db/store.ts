@@ -34,11 +34,14 @@ export interface StoreWrites<Tx> {
 }
 
 export interface StoreControl {
-  readonly kind: 'sqlite'
+  // SQLite is used by one process at a time (serve holds an instance lock); several processes
+  // may share a PostgreSQL database.
+  readonly kind: 'sqlite' | 'postgres'
   // Writes a consistent snapshot of the whole database to the new file `target`, while the site
-  // keeps running; resolves once the file is complete.
+  // keeps running; resolves once the file is complete. SQLite only: a PostgreSQL store refuses,
+  // its database being backed up with the server's own tools (pg_dump, continuous archiving).
   backup(target: string): Promise<void>
-  close(): void
+  close(): Awaitable<void>
 }
 
 export class ScriptError extends Error {}
@@ -76,7 +79,7 @@ export async function runScriptAsync<T>(script: TxScript<T>): Promise<T> {
 }
 
 // For hot paths: `fn` of a repository result, synchronously when it is a plain value (no
-// microtask, no promise), after it resolves otherwise.
-export function then<T, R>(value: Awaitable<T>, fn: (value: T) => R): Awaitable<R> {
+// microtask, no promise), after it resolves otherwise. `fn` may answer a promise in turn.
+export function then<T, R>(value: Awaitable<T>, fn: (value: T) => Awaitable<R>): Awaitable<R> {
   return value instanceof Promise ? value.then(fn) : fn(value)
 }

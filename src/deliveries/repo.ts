@@ -93,10 +93,10 @@ export interface DeliveriesRepo {
   startAttempt(d: Pick<Delivery, 'id' | 'serverId' | 'attempts' | 'seriesStart'>, at: number): Awaitable<StartedAttempt>
   endAttempt(attemptId: number, end: AttemptEnd): Awaitable<void>
   setStatus(id: string, status: DeliveryStatus, nextAttemptAt: number | null, at: number): Awaitable<void>
-  // At start-up, before any job runs: every attempt still pending was cut short by the previous
-  // process. Queued deliveries are retried by their jobs; a test has no job and just failed.
-  // Returns how many attempts were closed.
-  closeInterrupted(at: number): Awaitable<number>
+  // Closes the attempts still pending that started before `startedBefore`, as cut short by a
+  // process that is gone (and fails the tests created before it). Queued deliveries are retried
+  // by their jobs; a test has no job and just failed. Returns how many attempts were closed.
+  closeInterrupted(at: number, startedBefore: number): Awaitable<number>
   attemptInProgress(id: string): Awaitable<boolean>
   // A new series of attempts (a redeliver), starting at attempt `seriesStart`.
   startSeries(id: string, seriesStart: number, at: number): Awaitable<void>
@@ -104,6 +104,8 @@ export interface DeliveriesRepo {
   attempts(serverId: string, before: number, limit: number, filter?: AttemptFilter): Awaitable<AttemptRow[]>
   queueCounts(gaveUpSince: number): Awaitable<QueueCounts>
 }
+
+export const INTERRUPTED = 'interrupted: votelist stopped during this attempt, so its outcome is unknown (a queued delivery is tried again)'
 
 // Job kind that performs one attempt of a delivery; its payload is a DeliveryJob.
 export const DELIVERY_JOB = 'delivery'

@@ -3,7 +3,7 @@ import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { clientAddress } from '../http/client-ip.ts'
 import { pageParams } from '../http/paging.ts'
-import { enforceRateLimit, type SlidingWindowLimiter } from '../http/rate-limit.ts'
+import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts'
 import { iso, isoOrNull } from '../http/schema.ts'
 import { checkPseudo } from '../servers/pseudo.ts'
 import type { ServersRepo } from '../servers/repo.ts'
@@ -16,7 +16,7 @@ import { redeliver, sendTestVotes } from './service.ts'
 
 export type DeliveryRoutesDeps = DeliveryDeps & SessionDeps & {
   store: { servers: ServersRepo }
-  limits: { testVotes: SlidingWindowLimiter }
+  limits: { testVotes: RateLimiter }
 }
 
 const TEST_PSEUDO = 'VotelistTest'
@@ -32,7 +32,7 @@ export const deliveryRoutes = (rt: DeliveryRoutesDeps) =>
       const srv = await ownedServer(rt.store.servers, user, params.slug)
       const pseudo = checkPseudo(body?.pseudo ?? TEST_PSEUDO, srv.edition)
       // Each test connects to the owner's targets: limits.test_votes_per_minute per server.
-      Object.assign(set.headers, enforceRateLimit(rt.limits.testVotes, srv.id, rt.clock.now()))
+      Object.assign(set.headers, await enforceRateLimit(rt.limits.testVotes, srv.id, rt.clock.now()))
       const results = await sendTestVotes(rt, srv, pseudo, clientAddress(request, socket, rt.config.http.trust_proxy))
       return { ok: true as const, results }
     }, {

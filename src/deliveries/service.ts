@@ -71,9 +71,10 @@ export function redeliver(deps: DeliveryDeps, server: Server, deliveryId: string
   })
 }
 
-// The start-up step of a site, before any job runs: every attempt still pending was cut short by
-// the previous process. A queued delivery runs again through its job; a test just failed.
-export async function closeInterruptedDeliveries(deps: Pick<DeliveryDeps, 'store' | 'clock' | 'log'>): Promise<void> {
-  const interrupted = await deps.store.deliveries.closeInterrupted(deps.clock.now())
+// The start-up step of a site, before any job runs: the attempts still pending that started before
+// `startedBefore` were cut short by a process that is gone (every one, when this process is the
+// database's only user). A queued delivery runs again through its job; a test just failed.
+export async function closeInterruptedDeliveries(deps: Pick<DeliveryDeps, 'store' | 'clock' | 'log'>, startedBefore = Number.MAX_SAFE_INTEGER): Promise<void> {
+  const interrupted = await deps.store.deliveries.closeInterrupted(deps.clock.now(), startedBefore)
   if (interrupted) deps.log.info('closed delivery attempts interrupted by the previous stop', { attempts: interrupted })
 }

@@ -1,7 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import type { AttemptRow, DeliveriesRepo, Delivery, QueueCounts, VoteEvent } from './repo.ts'
-
-const INTERRUPTED = 'interrupted: votelist stopped during this attempt, so its outcome is unknown (a queued delivery is tried again)'
+import { INTERRUPTED, type AttemptRow, type DeliveriesRepo, type Delivery, type QueueCounts, type VoteEvent } from './repo.ts'
 
 export function sqliteDeliveriesRepo(db: Database) {
   const insert = db.prepare(`INSERT INTO delivery (id, server_id, vote_id, channel, test, pseudo, payload, status, next_attempt_at, created_at, updated_at)
@@ -12,8 +10,8 @@ export function sqliteDeliveriesRepo(db: Database) {
     WHERE delivery_id = ?1 AND status = 'pending'`)
   const closeAllInterrupted = db.prepare(`UPDATE delivery_attempt SET status = 'failed', error = ?1,
       next_attempt_at = CASE WHEN (SELECT test FROM delivery WHERE id = delivery_id) = 1 THEN NULL ELSE ?2 END
-    WHERE status = 'pending'`)
-  const failInterruptedTests = db.prepare(`UPDATE delivery SET status = 'failed', updated_at = ?1 WHERE test = 1 AND status = 'pending'`)
+    WHERE status = 'pending' AND started_at < ?3`)
+  const failInterruptedTests = db.prepare(`UPDATE delivery SET status = 'failed', updated_at = ?1 WHERE test = 1 AND status = 'pending' AND created_at < ?2`)
   const hasPending = db.prepare(`SELECT 1 FROM delivery_attempt WHERE delivery_id = ? AND status = 'pending' LIMIT 1`)
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempt (delivery_id, server_id, attempt, series_start, status, started_at)
     VALUES (?, ?, ?, ?, 'pending', ?)`)
@@ -51,9 +49,9 @@ export function sqliteDeliveriesRepo(db: Database) {
       countAttempt.run(d.id, attempt, at)
       return { id, attempt, seriesAttempt: attempt - d.seriesStart + 1 - rateLimited, rateLimited }
     },
-    closeInterrupted(at) {
-      failInterruptedTests.run(at)
-      return closeAllInterrupted.run(INTERRUPTED, at).changes
+    closeInterrupted(at, startedBefore) {
+      failInterruptedTests.run(at, startedBefore)
+      return closeAllInterrupted.run(INTERRUPTED, at, startedBefore).changes
     },
     endAttempt(attemptId, end) {
       endAttempt.run({ id: attemptId, ...end, rateLimited: end.rateLimited ? 1 : 0 })

@@ -1,8 +1,9 @@
 import { Elysia } from 'elysia'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
+import { then } from '../db/store.ts'
 import { clientKey, type SocketInfo } from './client-ip.ts'
-import { enforceRateLimit, type SlidingWindowLimiter } from './rate-limit.ts'
+import { enforceRateLimit, type RateLimiter } from './rate-limit.ts'
 
 interface LimitedRequest {
   request: Request
@@ -14,15 +15,16 @@ interface LimitedRequest {
 // clientKey). As a transform it runs before the query and body are validated, so every request
 // counts, a refused one (400) too, and every answer carries the RateLimit-* headers; past the
 // limit it is 429 RATE_LIMITED.
-export const limitByAddress = (deps: { config: Config; clock: Clock }, limiter: SlidingWindowLimiter) =>
-  ({ request, server, set }: LimitedRequest) => {
-    Object.assign(set.headers, enforceRateLimit(limiter, clientKey(request, server, deps.config.http.trust_proxy), deps.clock.now()))
-  }
+export const limitByAddress = (deps: { config: Config; clock: Clock }, limiter: RateLimiter) =>
+  ({ request, server, set }: LimitedRequest) =>
+    then(enforceRateLimit(limiter, clientKey(request, server, deps.config.http.trust_proxy), deps.clock.now()), (headers) => {
+      Object.assign(set.headers, headers)
+    })
 
 export interface PublicLimitDeps {
   config: Config
   clock: Clock
-  limits: { public: SlidingWindowLimiter }
+  limits: { public: RateLimiter }
 }
 
 // `publicLimited: true` on a route: limits.public_per_minute per client address.

@@ -1,3 +1,4 @@
+import { then, type Awaitable } from '../db/store.ts'
 import { ApiError } from './errors.ts'
 
 // An exact sliding-window limiter: per key, a ring of the times of the last `limit` allowed
@@ -12,6 +13,15 @@ export interface RateDecision {
   remaining: number
   resetSeconds: number // until the oldest counted request leaves the window
   retryAfterSeconds: number // 0 when allowed
+}
+
+// A limit as the routes use it: the in-memory limiter below answers plain values; the one that
+// several instances share (src/cluster/limiter.ts) answers promises.
+export interface RateLimiter {
+  readonly limit: number
+  hit(key: string, now: number): Awaitable<RateDecision>
+  // The decision hit() would make, without counting anything.
+  peek(key: string, now: number): Awaitable<RateDecision>
 }
 
 interface Ring {
@@ -32,7 +42,7 @@ function grow(ring: Ring, limit: number) {
   ring.head = 0
 }
 
-export class SlidingWindowLimiter {
+export class SlidingWindowLimiter implements RateLimiter {
   private rings = new Map<string, Ring>()
 
   constructor(readonly limit: number, readonly windowMs = 60_000) {}
@@ -93,14 +103,17 @@ export const rateLimitHeaders = (d: RateDecision): Record<string, string> => ({
   'RateLimit-Reset': String(d.resetSeconds),
 })
 
-// Counts one request for `key`: returns the RateLimit headers to send, or throws 429
-// RATE_LIMITED with them and Retry-After.
-export function enforceRateLimit(limiter: SlidingWindowLimiter, key: string, now: number): Record<string, string> {
-  const d = limiter.hit(key, now)
+function headersOrRefusal(d: RateDecision): Record<string, string> {
   const headers = rateLimitHeaders(d)
   if (!d.allowed) {
     throw new ApiError(429, 'RATE_LIMITED', `rate limit of ${d.limit} requests a minute exceeded; retry in ${d.retryAfterSeconds} s`, {},
       { ...headers, 'Retry-After': String(d.retryAfterSeconds) })
   }
   return headers
+}
+
+// Counts one request for `key`: returns the RateLimit headers to send, or throws 429
+// RATE_LIMITED with them and Retry-After. Synchronous with an in-memory limiter.
+export function enforceRateLimit(limiter: RateLimiter, key: string, now: number): Awaitable<Record<string, string>> {
+  return then(limiter.hit(key, now), headersOrRefusal)
 }

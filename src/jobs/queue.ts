@@ -46,12 +46,12 @@ export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: 
     const handler = handlers.get(job.kind)!
     try {
       const outcome = await handler(job)
-      if (outcome) await jobs.reschedule(job.id, outcome.retryAt, outcome.error ?? null)
-      else await jobs.remove(job.id)
+      if (outcome) await jobs.reschedule(job, outcome.retryAt, outcome.error ?? null)
+      else await jobs.remove(job)
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e)
       log.error(`job ${job.kind}#${job.id} failed`, { attempts: job.attempts, error: e })
-      await jobs.reschedule(job.id, clock.now() + backoffMs(job.attempts), message.slice(0, 2000))
+      await jobs.reschedule(job, clock.now() + backoffMs(job.attempts), message.slice(0, 2000))
     }
   }
 

@@ -10,6 +10,7 @@ export interface Job<P = unknown> {
   runAt: number
   attempts: number // including the current one
   lastError: string | null
+  leaseUntil: number // the lease of this claim
 }
 
 export interface NewJob {
@@ -30,9 +31,12 @@ export interface JobsRepo {
   // Leases up to `limit` jobs of these kinds due at `now` until `leaseUntil`, oldest first,
   // counting an attempt for each.
   claim(c: { kinds: readonly string[]; now: number; leaseUntil: number; limit: number }): Awaitable<Job[]>
-  remove(id: number): Awaitable<void>
+  // Both act only while the job still holds the lease of this claim (`job.leaseUntil`): a runner
+  // whose lease ran out (a process paused longer than a lease) may have been replaced by another,
+  // whose outcome then stands alone.
+  remove(job: Pick<Job, 'id' | 'leaseUntil'>): Awaitable<void>
   // Runs the job again at `runAt`, its lease dropped.
-  reschedule(id: number, runAt: number, error: string | null): Awaitable<void>
+  reschedule(job: Pick<Job, 'id' | 'leaseUntil'>, runAt: number, error: string | null): Awaitable<void>
   // Makes a waiting job due now; false when it is gone, leased or already due.
   hasten(id: number, now: number): Awaitable<boolean>
   // Drops every lease; returns how many there were.

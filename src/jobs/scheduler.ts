@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts'
+import type { Awaitable } from '../db/store.ts'
 import type { Logger } from '../log.ts'
 
 // The one owner of every timer in votelist. Tasks are periodic and never overlap with
@@ -17,6 +18,8 @@ export interface TaskInfo {
   lastDurationMs: number | null
   lastError: string | null
   nextRunAt: number
+  // Runs left to another instance, which had claimed their period (`once` tasks).
+  leftToOthers: number
 }
 
 // `signal` is aborted when the scheduler stops, so a long task (a ping round) can end early.
@@ -24,6 +27,7 @@ type Run = (now: number, signal: AbortSignal) => unknown
 
 interface Task extends TaskInfo {
   run: Run
+  once: boolean
   again: boolean
   current: Promise<void> | null
 }
@@ -33,6 +37,16 @@ export interface TaskOptions {
   // Run at multiples of everyMs since the epoch (UTC-aligned rounds) instead of everyMs after
   // the previous run. An aligned task first runs at the next boundary; others run at once.
   align?: boolean
+  // Once per period (the multiple of everyMs that the run starts in) across the instances sharing
+  // the database, where there are several: only the instance that claims the period runs it.
+  once?: boolean
+}
+
+// Claims of periods by the instances of a site (src/cluster/): `claim` answers true for the one
+// instance that takes the period; `finish` records the end of its run.
+export interface PeriodClaims {
+  claim(task: string, period: number, now: number): Awaitable<boolean>
+  finish(task: string, period: number, now: number): Awaitable<void>
 }
 
 export interface Scheduler {
@@ -48,7 +62,8 @@ export interface Scheduler {
 // Longest single sleep: bounds the drift if the wall clock jumps.
 const MAX_SLEEP_MS = 30_000
 
-export function createScheduler(clock: Clock, log: Logger): Scheduler {
+// Without `claims` (one process on its database), every task runs in this process.
+export function createScheduler(clock: Clock, log: Logger, claims: PeriodClaims | null = null): Scheduler {
   const tasks = new Map<string, Task>()
   let timer: ReturnType<typeof setTimeout> | null = null
   let started = false
@@ -57,7 +72,21 @@ export function createScheduler(clock: Clock, log: Logger): Scheduler {
 
   const nextAfter = (t: Task, now: number) => (t.aligned ? (Math.floor(now / t.everyMs) + 1) * t.everyMs : now + t.everyMs)
 
-  function launch(t: Task): Promise<void> {
+  // Runs the task, unless another instance has claimed its period; answers whether it ran.
+  async function runClaimed(t: Task, startedAt: number, claim: boolean): Promise<boolean> {
+    if (!claim || !t.once || !claims) {
+      await t.run(startedAt, stopped.signal)
+      return true
+    }
+    const period = startedAt - (startedAt % t.everyMs)
+    if (!(await claims.claim(t.id, period, startedAt))) return false
+    await t.run(startedAt, stopped.signal)
+    await claims.finish(t.id, period, clock.now())
+    return true
+  }
+
+  // `claim` false: run even if another instance has claimed the period (runNow).
+  function launch(t: Task, claim = true): Promise<void> {
     if (t.current) {
       t.again = true
       return t.current
@@ -65,16 +94,19 @@ export function createScheduler(clock: Clock, log: Logger): Scheduler {
     const startedAt = clock.now()
     t.running = true
     t.current = (async () => {
+      let ran = true
       try {
-        await t.run(startedAt, stopped.signal)
-        t.lastError = null
+        ran = await runClaimed(t, startedAt, claim)
+        if (ran) t.lastError = null
       } catch (e) {
         t.lastError = e instanceof Error ? e.message : String(e)
         log.error(`task ${t.id} failed`, { error: e })
       } finally {
-        t.runs++
-        t.lastRunAt = startedAt
-        t.lastDurationMs = clock.now() - startedAt
+        if (ran) {
+          t.runs++
+          t.lastRunAt = startedAt
+          t.lastDurationMs = clock.now() - startedAt
+        } else t.leftToOthers++
         t.running = false
         t.current = null
         t.nextRunAt = nextAfter(t, t.aligned ? clock.now() : startedAt)
@@ -112,7 +144,7 @@ export function createScheduler(clock: Clock, log: Logger): Scheduler {
       if (!(everyMs > 0)) throw new Error(`task ${id}: period must be positive`)
       const aligned = opts.align ?? false
       const t: Task = {
-        id, title: opts.title ?? id, everyMs, aligned, run, running: false, runs: 0, again: false, current: null,
+        id, title: opts.title ?? id, everyMs, aligned, run, once: opts.once ?? false, running: false, runs: 0, leftToOthers: 0, again: false, current: null,
         lastRunAt: null, lastDurationMs: null, lastError: null, nextRunAt: 0,
       }
       t.nextRunAt = aligned ? nextAfter(t, clock.now()) : clock.now()
@@ -128,12 +160,13 @@ export function createScheduler(clock: Clock, log: Logger): Scheduler {
       arm()
     },
     async tick() {
-      await Promise.all(due(clock.now()).map(launch))
+      await Promise.all(due(clock.now()).map((t) => launch(t)))
     },
+    // Runs a task now, in this instance, whoever has claimed its period.
     async runNow(id) {
       const t = tasks.get(id)
       if (!t) throw new Error(`no task ${id}`)
-      await launch(t)
+      await launch(t, false)
     },
     start() {
       started = true
@@ -148,6 +181,6 @@ export function createScheduler(clock: Clock, log: Logger): Scheduler {
       timer = null
       await Promise.all([...tasks.values()].map((t) => t.current))
     },
-    tasks: () => [...tasks.values()].map(({ run: _r, again: _a, current: _c, ...info }) => ({ ...info })),
+    tasks: () => [...tasks.values()].map(({ run: _r, once: _o, again: _a, current: _c, ...info }) => ({ ...info })),
   }
 }

@@ -12,8 +12,8 @@ export function sqliteJobsRepo(db: Database) {
                      AND +kind IN (SELECT value FROM json_each(?3))
                    ORDER BY run_at, id LIMIT +?4)
     RETURNING id, kind, payload, run_at AS runAt, attempts, last_error AS lastError`)
-  const remove = db.prepare('DELETE FROM job WHERE id = ?')
-  const reschedule = db.prepare('UPDATE job SET run_at = ?, lease_until = NULL, last_error = ? WHERE id = ?')
+  const remove = db.prepare('DELETE FROM job WHERE id = ? AND lease_until = ?')
+  const reschedule = db.prepare('UPDATE job SET run_at = ?, lease_until = NULL, last_error = ? WHERE id = ? AND lease_until = ?')
   const hasten = db.prepare('UPDATE job SET run_at = ?1 WHERE id = ?2 AND run_at > ?1 AND lease_until IS NULL')
   const release = db.prepare('UPDATE job SET lease_until = NULL WHERE lease_until IS NOT NULL')
   const counts = db.prepare(`SELECT count(*) AS total,
@@ -38,12 +38,12 @@ export function sqliteJobsRepo(db: Database) {
         kinds = c.kinds
         kindsJson = JSON.stringify(c.kinds)
       }
-      const rows = claim.all(c.leaseUntil, c.now, kindsJson, c.limit) as (Omit<Job, 'payload'> & { payload: string })[]
+      const rows = claim.all(c.leaseUntil, c.now, kindsJson, c.limit) as (Omit<Job, 'payload' | 'leaseUntil'> & { payload: string })[]
       // RETURNING gives no order: oldest first, as the queue promises.
-      return rows.sort((a, b) => a.runAt - b.runAt || a.id - b.id).map((r): Job => ({ ...r, payload: JSON.parse(r.payload) }))
+      return rows.sort((a, b) => a.runAt - b.runAt || a.id - b.id).map((r): Job => ({ ...r, payload: JSON.parse(r.payload), leaseUntil: c.leaseUntil }))
     },
-    remove(id) { remove.run(id) },
-    reschedule(id, runAt, error) { reschedule.run(runAt, error, id) },
+    remove(job) { remove.run(job.id, job.leaseUntil) },
+    reschedule(job, runAt, error) { reschedule.run(runAt, error, job.id, job.leaseUntil) },
     hasten(id, now) {
       if (hasten.run(now, id).changes === 0) return false
       due()

@@ -2,14 +2,14 @@ import { Elysia } from 'elysia'
 import type { Clock } from '../clock.ts'
 import { then } from '../db/store.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
-import { enforceRateLimit, type SlidingWindowLimiter } from '../http/rate-limit.ts'
+import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts'
 import type { KeyCache } from './cache.ts'
 import type { LiveKey } from './repo.ts'
 
 export interface KeyedDeps {
   clock: Clock
   keyCache: KeyCache
-  limits: { keyed: SlidingWindowLimiter }
+  limits: { keyed: RateLimiter }
 }
 
 interface Keyed {
@@ -50,8 +50,10 @@ export const keyedAuth = (deps: KeyedDeps) =>
         // Synchronous while the key cache answers from memory, as it does for a polling plugin.
         return then(deps.keyCache.resolve(secret, now), (apiKey) => {
           if (!apiKey) throw new ApiError(401, 'INVALID_KEY', 'the API key is unknown or revoked', {}, CHALLENGE)
-          Object.assign(c.set.headers, enforceRateLimit(deps.limits.keyed, apiKey.id, now))
-          ;(c as unknown as Keyed).apiKey = apiKey
+          return then(enforceRateLimit(deps.limits.keyed, apiKey.id, now), (headers) => {
+            Object.assign(c.set.headers, headers)
+            ;(c as unknown as Keyed).apiKey = apiKey
+          })
         })
       },
       // The transform above already put apiKey on the context; this only gives it its type.

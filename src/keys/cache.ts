@@ -5,7 +5,8 @@ import { hashKey } from './service.ts'
 
 // A key lookup is trusted this long. A revoked or deleted key therefore stops working at most
 // one second after the database says so, even when nobody tells this process (the command line
-// runs in another one); the revoke route also calls forgetKey() so it takes effect at once.
+// runs in another one, a notification between instances can be lost); the revoke route also calls
+// forgetKey() so it takes effect at once, here and in the site's other instances.
 export const KEY_RECHECK_MS = 1000
 // Entries not used for this long are dropped at the next flush.
 const IDLE_MS = 10 * 60_000
@@ -26,11 +27,22 @@ interface KeysTx {
   keys: KeysRepo
 }
 
+// What a cache tells the site's other instances (the payload of a notification).
+type Forget = `key:${string}` | `server:${string}`
+
 // hash → live key, re-read from the database at most once a second per key. last_used_at is
 // kept in memory and written by flush() (once a minute from the scheduler), never per request.
-export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>) {
+// `tell`: passes what this instance forgot on to the others, where there are (they call heard()).
+export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>, tell: ((forget: Forget) => void) | null = null) {
   const entries = new Map<string, Entry>()
   let misses = 0
+
+  // A forgotten entry is read again at its next use; it keeps the use not yet written.
+  const forget = (match: (key: LiveKey) => boolean) => {
+    for (const e of entries.values()) if (e.key && match(e.key)) e.checkedAt = -Infinity
+  }
+  const forgetKey = (keyId: string) => forget((k) => k.id === keyId)
+  const forgetServer = (serverId: string) => forget((k) => k.serverId === serverId)
 
   function remember(hash: string, key: LiveKey | null, now: number): Entry {
     const entry = entries.get(hash)
@@ -65,14 +77,29 @@ export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>) {
       return then(store.keys.liveByHash(hash), (key) => markUsed(remember(hash, key, now), now))
     },
 
-    // Called by the revoke route: the key is refused from the next request on.
+    // Called by the revoke route: the key is refused from the next request on, in every instance.
     forgetKey(keyId: string) {
-      for (const [h, e] of entries) if (e.key?.id === keyId) entries.delete(h)
+      forgetKey(keyId)
+      tell?.(`key:${keyId}`)
     },
 
-    // Called when a server is deleted or renamed, or its owner disabled: its keys are looked up again.
+    // Called when a server is deleted or renamed, or its owner disabled: its keys are looked up
+    // again, in every instance.
     forgetServer(serverId: string) {
-      for (const [h, e] of entries) if (e.key?.serverId === serverId) entries.delete(h)
+      forgetServer(serverId)
+      tell?.(`server:${serverId}`)
+    },
+
+    // What another instance forgot (or this one: it hears its own notifications too).
+    heard(payload: string) {
+      const [kind, id] = [payload.slice(0, payload.indexOf(':')), payload.slice(payload.indexOf(':') + 1)]
+      if (kind === 'key') forgetKey(id)
+      else if (kind === 'server') forgetServer(id)
+    },
+
+    // Every entry is read again at its next use: what was told meanwhile may have been missed.
+    forgetAll() {
+      for (const e of entries.values()) e.checkedAt = -Infinity
     },
 
     // Writes last_used_at of the keys used since the previous flush (one transaction) and drops

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
-import { enforceRateLimit, type SlidingWindowLimiter } from '../http/rate-limit.ts'
+import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts'
 import { isoOrNull } from '../http/schema.ts'
 import type { Server } from '../servers/repo.ts'
 import { SlugParams } from '../servers/schema.ts'
@@ -11,7 +11,7 @@ import { VerificationAnswer, VerificationRefused } from './schema.ts'
 import { ownershipInstructions, ownershipToken, verifyOwnership, type OwnershipDeps } from './service.ts'
 
 export type OwnershipRoutesDeps = OwnershipDeps & SessionDeps & {
-  limits: { verifications: SlidingWindowLimiter }
+  limits: { verifications: RateLimiter }
 }
 
 const tags = ['Owner: servers']
@@ -38,7 +38,7 @@ export function ownershipRoutes(rt: OwnershipRoutesDeps) {
     .post('/api/v1/me/servers/:slug/verification', async ({ user, params, set }) => {
       const s = await ownedServer(rt.store.servers, user, params.slug)
       // Each check pings the owner's address: limits.verifications_per_minute per server.
-      Object.assign(set.headers, enforceRateLimit(rt.limits.verifications, s.id, rt.clock.now()))
+      Object.assign(set.headers, await enforceRateLimit(rt.limits.verifications, s.id, rt.clock.now()))
       const proved = await verifyOwnership(rt, s)
       return answer(s, proved.token, proved.verifiedAt, proved.motd)
     }, {

@@ -225,7 +225,7 @@ export async function ownedServer(servers: ServersRepo, user: { id: string; isAd
 
 // The server named by `slug` as the public sees it: a server off the public site (hidden, its
 // owner disabled, claimed by another account, or unverified where the site requires proof) does
-// not exist for them (src/servers/sqlite-listed.ts).
+// not exist for them (src/servers/listed.ts).
 export async function listedServer(servers: ServersRepo, slug: string): Promise<Server> {
   const server = await servers.listedBySlug(slug)
   if (!server) throw notListed(slug)

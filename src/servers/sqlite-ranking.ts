@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { monthEnd } from './month.ts'
 import type { ListingPolicy, RankedServer, RankingFilter, RankingRepo } from './repo.ts'
-import { listedSql } from './sqlite-listed.ts'
+import { listedSql } from './listed.ts'
 
 const ranked = (policy: ListingPolicy) => `WITH ranked AS (
   SELECT s.num, s.id, s.slug, s.name, s.edition, s.verified_at IS NOT NULL AS verified, coalesce(m.votes, 0) AS votes,

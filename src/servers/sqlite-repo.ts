@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { readMotd } from '../motd/format.ts'
 import type { AddressRival, Banner, ImageHashes, Listing, ListingPolicy, PingTarget, Server, ServersRepo, ServerStatus, UnlistedReason, VoteTarget } from './repo.ts'
-import { listedSql, unlistedReasonSql } from './sqlite-listed.ts'
+import { listedSql, unlistedReasonSql } from './listed.ts'
 
 // A server's modes, as a JSON array in mode order: the one query that builds them.
 const MODES = (server: string) =>

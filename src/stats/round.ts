@@ -125,14 +125,14 @@ export async function runPingRound(deps: RoundDeps, now: number, opts: RoundOpti
 }
 
 // Ping rounds on multiples of the interval (UTC-aligned, so every server's samples share the same
-// t), and the hourly retention of raw samples.
+// t), and the hourly retention of raw samples; each once per period across the site's instances.
 export function registerStatsWork(scheduler: Scheduler, deps: RoundDeps): void {
   const { ping_interval_seconds: interval, raw_retention_days: keptDays } = deps.config.stats
-  scheduler.every('stats.ping', interval * 1000, (now, signal) => runPingRound(deps, now, { signal }), { align: true, title: 'Ping round, with its hourly and daily rollups' })
+  scheduler.every('stats.ping', interval * 1000, (now, signal) => runPingRound(deps, now, { signal }), { align: true, once: true, title: 'Ping round, with its hourly and daily rollups' })
   scheduler.every('stats.retention', 3600_000, async (now) => {
     const deleted = await purgeSamplesBefore(deps, now - keptDays * DAY)
     if (deleted) deps.log.info('purged raw ping samples', { deleted, keptDays })
-  }, { title: 'Retention of raw ping samples' })
+  }, { once: true, title: 'Retention of raw ping samples' })
 }
 
 // Deletes raw and global samples older than `cutoff`, one day per transaction so that a large

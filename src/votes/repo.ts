@@ -16,6 +16,11 @@ export interface NewVote {
 }
 
 export interface VotesRepo {
+  // Called first by a vote's transaction: the server's votes are taken one at a time until the
+  // transaction ends, so that the reads below see every vote committed before (two concurrent
+  // votes of one player cannot both pass the interval check, and created_at stays unique and
+  // increasing). SQLite's write transaction already serialises every write: nothing to do there.
+  serialise(serverId: string): Awaitable<void>
   // Everything the interval check and created_at need, in one read. `since` bounds the interval
   // (inclusive); `ipKeys` are the vote's address keys.
   recent(serverId: string, pseudoKey: string, ipKeys: string[], since: number): Awaitable<RecentVotes>

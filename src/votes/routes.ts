@@ -3,7 +3,7 @@ import type { Logger } from '../log.ts'
 import { addressKey, clientAddress } from '../http/client-ip.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
 import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
-import { enforceRateLimit, type SlidingWindowLimiter } from '../http/rate-limit.ts'
+import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts'
 import { iso } from '../http/schema.ts'
 import { ipKey } from '../net/ip.ts'
 import { htmlResponse, pageForError, pageView, renderPage, type PageView } from '../pages/layout.ts'
@@ -18,7 +18,7 @@ import { renderVotePage } from './vote-page.ts'
 export type VoteRoutesDeps = CastDeps & PublicLimitDeps & {
   log: Logger
   store: { servers: ServersRepo }
-  limits: { votes: SlidingWindowLimiter }
+  limits: { votes: RateLimiter }
 }
 
 // JSON for API clients (Accept: application/json, or a JSON body without an HTML Accept);
@@ -78,7 +78,7 @@ export function voteRoutes(rt: VoteRoutesDeps) {
         target = await listedVoteTarget(rt.store.servers, params.slug)
         checkVoteOrigin(request, rt)
         const address = clientAddress(request, bun, rt.config.http.trust_proxy)
-        const limitHeaders = enforceRateLimit(rt.limits.votes, addressKey(address), rt.clock.now())
+        const limitHeaders = await enforceRateLimit(rt.limits.votes, addressKey(address), rt.clock.now())
         const { vote, nextVoteAt } = await castVote(rt, target, form, address)
         if (json) {
           set.status = 201

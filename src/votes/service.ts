@@ -52,6 +52,7 @@ export function* writeVote(tx: VoteTx, deps: { clock: Clock; config: Config }, i
   const ipKeys = [...seen.keys()]
   const intervalMs = deps.config.votes.interval_minutes * 60_000
   const now = deps.clock.now()
+  yield* use(tx.votes.serialise(server.id))
   const recent = yield* use(tx.votes.recent(server.id, key, ipKeys, now - intervalMs + 1))
   const last = Math.max(recent.byPseudo ?? -Infinity, recent.byAddress ?? -Infinity)
   if (last > -Infinity) {

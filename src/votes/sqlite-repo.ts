@@ -32,6 +32,7 @@ export function sqliteVotesRepo(db: Database) {
   }
 
   return {
+    serialise() {},
     recent: (serverId, pseudoKey, ipKeys, since) => recentStatement(ipKeys.length).get(serverId, pseudoKey, since, ...ipKeys) as RecentVotes,
     insert(v, addresses) {
       insertVote.run(v.id, v.serverId, v.pseudo, v.pseudoKey, v.createdAt)

@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, expect, test } from 'bun:test'
 import { sha256Hex } from '../../src/ids.ts'
-import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+import { describeBackends, type Backend } from '../backends.ts'
+import { call, cleanupTemp, siteOn, testApp } from '../helpers.ts'
 import { as, cookieOf, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
@@ -10,8 +11,8 @@ const login = (app: Awaited<ReturnType<typeof testApp>>, password: string) =>
   call(app, 'POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password } })
 const invalidToken = { ok: false, error: { code: 'INVALID_PARAMETER', message: 'this reset link is not valid: it has expired, was already used, or a newer link replaced it; ask an administrator for a new one', field: 'token' } }
 
-async function site(input: Parameters<typeof testRuntime>[0] = {}) {
-  const rt = testRuntime(input)
+async function site(backend: Backend, input: Parameters<typeof siteOn>[1] = {}) {
+  const rt = await siteOn(backend, input)
   const app = await testApp(rt)
   const admin = await ownerSession(rt, 'admin@example.com')
   const owner = await ownerSession(rt, 'owner@example.com')
@@ -23,14 +24,14 @@ async function site(input: Parameters<typeof testRuntime>[0] = {}) {
 
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!
 
-describe('password reset links', () => {
+describeBackends('password reset links', (backend) => {
   test('a link opens the dashboard\'s reset page, works once, sets the password, ends the other sessions and logs in', async () => {
-    const { rt, app, admin, owner, link, reset } = await site({ site: { base_url: 'https://vote.example.org' } })
+    const { rt, app, admin, owner, link, reset } = await site(backend, { site: { base_url: 'https://vote.example.org' } })
     const made = await link()
     expect(made).toEqual({ ok: true, url: expect.stringMatching(/^https:\/\/vote\.example\.org\/dashboard\/reset\?token=[A-Za-z0-9_-]{43}$/), expiresAt: new Date(rt.clock.now() + 24 * HOUR).toISOString() })
     const token = tokenOf(made.url)
     // Only the token's hash is stored.
-    expect(rt.db.query('SELECT token_hash AS h FROM password_reset').all()).toEqual([{ h: sha256Hex(token) }])
+    expect(await rt.rows('SELECT token_hash AS h FROM password_reset')).toEqual([{ h: sha256Hex(token) }])
 
     const used = await reset(token, 'a brand new password')
     expect(await used.clone().json()).toEqual({ ok: true, user: { id: owner.user.id, email: 'owner@example.com', isAdmin: false, createdAt: expect.any(String) } })
@@ -48,7 +49,7 @@ describe('password reset links', () => {
   })
 
   test('a new link replaces the previous one; a link expires after 24 hours; a short password is refused without using the link', async () => {
-    const { rt, link, reset } = await site()
+    const { rt, link, reset } = await site(backend)
     const first = tokenOf((await link()).url)
     const second = tokenOf((await link()).url)
     expect(await json(await reset(first, 'a brand new password'))).toEqual({ status: 400, body: invalidToken })
@@ -62,7 +63,7 @@ describe('password reset links', () => {
   })
 
   test('a disabled account\'s link is refused and stays unused until the account is enabled', async () => {
-    const { owner, asAdmin, link, reset } = await site()
+    const { owner, asAdmin, link, reset } = await site(backend)
     const token = tokenOf((await link()).url)
     await asAdmin('PATCH', `/api/v1/admin/users/${owner.user.id}`, { disabled: true })
     expect(await json(await reset(token, 'a brand new password'))).toEqual({ status: 403, body: { ok: false, error: { code: 'FORBIDDEN', message: 'this account is disabled: ask the site\'s administrator' } } })
@@ -71,14 +72,14 @@ describe('password reset links', () => {
   })
 
   test('two uses of one link at once: exactly one sets the password', async () => {
-    const { link, reset } = await site()
+    const { link, reset } = await site(backend)
     const token = tokenOf((await link()).url)
     const answers = await Promise.all(['first password!', 'second password!'].map((p) => reset(token, p)))
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400])
   })
 
   test('an unknown account gets no link; a cross-site reset is refused', async () => {
-    const { app, asAdmin, link } = await site()
+    const { app, asAdmin, link } = await site(backend)
     expect((await asAdmin('POST', '/api/v1/admin/users/no-such-id/reset-link')).status).toBe(404)
     const token = tokenOf((await link()).url)
     const r = await call(app, 'POST', '/api/v1/auth/reset', { body: { token, password: 'a brand new password' }, headers: { origin: 'https://evil.example' } })

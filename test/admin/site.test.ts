@@ -1,7 +1,8 @@
 import { Database } from 'bun:sqlite'
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { POSTGRES_BACKUP } from '../../src/admin/backup.ts'
 import { saveWebhook } from '../../src/channels/service.ts'
 import { maskUrlPasswords, showValue } from '../../src/config/effective.ts'
 import { str } from '../../src/config/schema.ts'
@@ -9,23 +10,24 @@ import { registerSiteWork } from '../../src/site.ts'
 import { runPingRound } from '../../src/stats/round.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { javaServer, refusedPort } from '../stats/peers.ts'
-import { call, cleanupTemp, seedServer, tempDir, testApp, testRuntime } from '../helpers.ts'
+import { backends, closeTestSites, describeBackends, type Backend } from '../backends.ts'
+import { call, cleanupTemp, seedServer, siteOn, tempDir, testApp } from '../helpers.ts'
 import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 
 const HOUR = 3600_000
 
-async function site(input: Parameters<typeof testRuntime>[0] = {}) {
-  const rt = testRuntime({ network: { allow_private_targets: true }, ...input })
+async function site(backend: Backend, input: Parameters<typeof siteOn>[1] = {}) {
+  const rt = await siteOn(backend, { network: { allow_private_targets: true }, ...input })
   const app = await testApp(rt)
   const admin = await ownerSession(rt, 'admin@example.com')
   return { rt, app, admin, get: async (path: string) => json(await as(app, admin.headers)('GET', path)) }
 }
 
-describe('scheduled work', () => {
+describeBackends('scheduled work', (backend) => {
   test('every task with its title, period, last run, duration, outcome and next run; a failing task shows its error', async () => {
-    const { rt, get } = await site()
+    const { rt, get } = await site(backend)
     registerSiteWork(rt)
     rt.scheduler.every('test.broken', 60_000, () => { throw new Error('the disk fell off') }, { title: 'A task that fails' })
     await rt.scheduler.tick()
@@ -34,7 +36,7 @@ describe('scheduled work', () => {
     expect(Object.keys(byId).sort()).toEqual(['captcha.purge', 'jobs.drain', 'keys.last-used', 'limits.sweep', 'sessions.purge', 'stats.ping', 'stats.retention', 'test.broken'])
     const now = rt.clock.now()
     expect(byId['sessions.purge']).toEqual({
-      id: 'sessions.purge', title: 'Expired sessions and reset links purge', everyMs: HOUR, running: false, runs: 1,
+      id: 'sessions.purge', title: 'Expired sessions and reset links purge', everyMs: HOUR, running: false, runs: 1, leftToOthers: 0,
       lastRunAt: new Date(now).toISOString(), lastDurationMs: 0, outcome: 'ok', error: null, nextRunAt: new Date(now + HOUR).toISOString(),
     })
     // The ping round runs on multiples of its interval: not yet.
@@ -45,7 +47,7 @@ describe('scheduled work', () => {
   test('the delivery queue: pending, retrying, given up in the last 24 h (tests left out); the job queue; the last ping round', async () => {
     const game = await javaServer({ online: 3, max: 10, motd: 'up' })
     try {
-      const { rt, get } = await site({ stats: { ping_timeout_seconds: 10 } })
+      const { rt, get } = await site(backend, { stats: { ping_timeout_seconds: 10 } })
       expect((await get('/api/v1/admin/queue')).body).toEqual({
         ok: true, deliveries: { pending: 0, retrying: 0, gaveUpLast24h: 0 }, jobs: { total: 0, due: 0, running: 0 }, lastPingRound: null,
       })
@@ -56,12 +58,12 @@ describe('scheduled work', () => {
         rt.clock.advance(3 * HOUR)
         await recordVote(rt, server, pseudo, [])
       }
-      const ids = (rt.db.query('SELECT id FROM delivery ORDER BY created_at').all() as { id: string }[]).map((d) => d.id)
+      const ids = (await rt.rows<{ id: string }>('SELECT id FROM delivery ORDER BY created_at')).map((d) => d.id)
       const now = rt.clock.now()
-      rt.db.run('UPDATE delivery SET attempts = 1 WHERE id = ?', [ids[1]])
-      rt.db.run(`UPDATE delivery SET status = 'gave_up', attempts = 8, updated_at = ? WHERE id = ?`, [now - HOUR, ids[2]])
-      rt.db.run(`UPDATE delivery SET status = 'gave_up', attempts = 8, updated_at = ? WHERE id = ?`, [now - 25 * HOUR, ids[3]])
-      rt.db.run(`UPDATE delivery SET test = 1 WHERE id = ?`, [ids[4]])
+      await rt.rows('UPDATE delivery SET attempts = 1 WHERE id = ?', ids[1])
+      await rt.rows(`UPDATE delivery SET status = 'gave_up', attempts = 8, updated_at = ? WHERE id = ?`, now - HOUR, ids[2])
+      await rt.rows(`UPDATE delivery SET status = 'gave_up', attempts = 8, updated_at = ? WHERE id = ?`, now - 25 * HOUR, ids[3])
+      await rt.rows(`UPDATE delivery SET test = 1 WHERE id = ?`, ids[4])
       const report = await runPingRound(rt, now, { spreadMs: 0 })
       const round = now - (now % 300_000)
       expect((await get('/api/v1/admin/queue')).body).toEqual({
@@ -79,7 +81,7 @@ describe('scheduled work', () => {
 
 describe('backup from the browser', () => {
   test('a consistent SQLite file of the live database, as an attachment; the temporary copy is gone; the download is audited', async () => {
-    const { rt, app, admin, get } = await site()
+    const { rt, app, admin, get } = await site('sqlite')
     await seedServer(rt, { name: 'Backed Up' })
     const r = await call(app, 'GET', '/api/v1/admin/backup', { headers: admin.headers })
     expect(r.status).toBe(200)
@@ -105,9 +107,21 @@ describe('backup from the browser', () => {
   })
 })
 
+describe.if(backends.includes('postgres'))('backup from the browser on PostgreSQL', () => {
+  afterEach(closeTestSites)
+
+  test('refused with 409 CONFLICT naming pg_dump, as votelist backup is, and nothing audited', async () => {
+    const { app, admin, get } = await site('postgres')
+    const r = await call(app, 'GET', '/api/v1/admin/backup', { headers: admin.headers })
+    expect(await json(r)).toEqual({ status: 409, body: { ok: false, error: { code: 'CONFLICT', message: POSTGRES_BACKUP } } })
+    expect(POSTGRES_BACKUP).toContain('pg_dump')
+    expect((await get('/api/v1/admin/audit')).body.entries).toEqual([])
+  })
+})
+
 describe('the configuration in effect', () => {
   test('each key with its value as written in TOML, its default and its source; URL passwords masked', async () => {
-    const { rt, get } = await site({
+    const { rt, get } = await site('sqlite', {
       site: { name: 'Config Test', ipv4_url: 'http://voter:hunter2@v4.example.org' },
       deliveries: { retry_delays: ['90s', '2h'] },
       http: { port: 9090 },
@@ -133,9 +147,9 @@ describe('the configuration in effect', () => {
   })
 })
 
-describe('the audit log', () => {
+describeBackends('the audit log', (backend) => {
   test('newest first, paged with next/before; bad paging values are refused', async () => {
-    const { rt, app, admin, get } = await site()
+    const { rt, app, admin, get } = await site(backend)
     const owner = await ownerSession(rt, 'owner@example.com')
     const asAdmin = as(app, admin.headers)
     for (const admin of [true, false, true, false, true]) await asAdmin('PATCH', `/api/v1/admin/users/${owner.user.id}`, { admin })

@@ -1,20 +1,22 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, expect, test } from 'bun:test'
 import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
+import { changeUser } from '../../src/admin/users.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
-import { call, cleanupTemp, seedServer, testApp, testLookup, testRuntime, type TestRuntime } from '../helpers.ts'
+import { describeBackends, type Backend } from '../backends.ts'
+import { call, cleanupTemp, seedServer, siteOn, testApp, testLookup, type BackendRuntime } from '../helpers.ts'
 import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 
 type App = Awaited<ReturnType<typeof testApp>>
 // A Cookie header for a new session of this account.
-const sessionOf = async (rt: TestRuntime, userId: string) => ({ cookie: `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, userId)).token}` })
+const sessionOf = async (rt: BackendRuntime, userId: string) => ({ cookie: `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, userId)).token}` })
 const error = (code: string, message: unknown = expect.any(String)) => ({ ok: false, error: { code, message } })
 
 // A site with an administrator and an owner who has a listed server, an API key and a vote.
-async function site() {
-  const rt = testRuntime()
+async function site(backend: Backend) {
+  const rt = await siteOn(backend)
   const app = await testApp(rt)
   const admin = await ownerSession(rt, 'admin@example.com')
   const { owner, server, key } = await seedServer(rt, { name: 'Emerald Valley' })
@@ -28,7 +30,7 @@ const auditActions = async (app: App, headers: Record<string, string>) =>
     .map((e) => `${e.actor.email} ${e.action} ${e.target.label}`)
 
 // What the public and the owner's plugin see of the server.
-async function publicView(app: App, rt: TestRuntime, slug: string, key: string) {
+async function publicView(app: App, rt: BackendRuntime, slug: string, key: string) {
   return {
     ranking: (await (await call(app, 'GET', '/')).text()).includes(`href="/serveur/${slug}"`),
     page: (await call(app, 'GET', `/serveur/${slug}`)).status,
@@ -41,9 +43,9 @@ async function publicView(app: App, rt: TestRuntime, slug: string, key: string) 
   }
 }
 
-describe('disable and enable an account', () => {
+describeBackends('disable and enable an account', (backend) => {
   test('a disabled account: its session is refused at once, it cannot log in, its servers leave every public list and its keys stop; enabling brings them back', async () => {
-    const { rt, app, admin, asAdmin, owner, ownerCookie, server, key } = await site()
+    const { rt, app, admin, asAdmin, owner, ownerCookie, server, key } = await site(backend)
     const listed = { ranking: true, page: 200, record: 200, badge: 200, votePage: 200, vote: 201, key: 200, pinged: 1 }
     // The key's lookup is cached before the change: the change must still reach it.
     expect(await publicView(app, rt, server.slug, key)).toEqual(listed)
@@ -70,7 +72,7 @@ describe('disable and enable an account', () => {
   })
 
   test('setting what an account already is changes nothing and logs nothing; bad bodies and ids are refused', async () => {
-    const { app, admin, asAdmin, owner } = await site()
+    const { app, admin, asAdmin, owner } = await site(backend)
     expect((await asAdmin('PATCH', `/api/v1/admin/users/${owner.id}`, { disabled: false, admin: false })).status).toBe(200)
     expect(await auditActions(app, admin.headers)).toEqual([])
     expect(await json(await asAdmin('PATCH', `/api/v1/admin/users/${owner.id}`, {}))).toEqual({ status: 400, body: error('INVALID_PARAMETER', 'nothing to change: give "disabled", "admin" or both') })
@@ -81,9 +83,9 @@ describe('disable and enable an account', () => {
   })
 })
 
-describe('administrators', () => {
+describeBackends('administrators', (backend) => {
   test('promote and demote: the right follows at once, and both are in the audit log', async () => {
-    const { app, admin, asAdmin, owner, ownerCookie } = await site()
+    const { app, admin, asAdmin, owner, ownerCookie } = await site(backend)
     const ownerGet = () => call(app, 'GET', '/api/v1/admin/users', { headers: { cookie: ownerCookie } })
     expect((await ownerGet()).status).toBe(403)
     expect((await json(await asAdmin('PATCH', `/api/v1/admin/users/${owner.id}`, { admin: true }))).body.user.isAdmin).toBe(true)
@@ -94,7 +96,7 @@ describe('administrators', () => {
   })
 
   test('the site always keeps an administrator who can log in: the last one cannot be demoted, disabled or deleted, not even by themselves', async () => {
-    const { rt, app, admin, asAdmin, owner } = await site()
+    const { rt, app, admin, asAdmin, owner } = await site(backend)
     const last = 'the only administrator who can log in; make another account administrator first'
     expect(await json(await asAdmin('PATCH', `/api/v1/admin/users/${admin.user.id}`, { admin: false })))
       .toEqual({ status: 409, body: error('CONFLICT', `removing the administrator right refused: admin@example.com is ${last}`) })
@@ -116,18 +118,31 @@ describe('administrators', () => {
     expect((await ownerAdmin('PATCH', `/api/v1/admin/users/${owner.id}`, { disabled: true, admin: false })).status).toBe(409)
     expect((await ownerAdmin('PATCH', `/api/v1/admin/users/${admin.user.id}`, { admin: true })).status).toBe(200)
   })
+
+  test('two administrators disabling each other at the same moment: one change is refused, and an administrator is left', async () => {
+    const { rt, admin, asAdmin, owner } = await site(backend)
+    await asAdmin('PATCH', `/api/v1/admin/users/${owner.id}`, { admin: true })
+    // The service itself, twice at once (through the routes, the second request could be refused
+    // earlier, by its session ended by the first).
+    const outcomes = await Promise.allSettled([
+      changeUser(rt, admin.user, owner.id, { disabled: true }),
+      changeUser(rt, { ...owner, isAdmin: true }, admin.user.id, { disabled: true }),
+    ])
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected'])
+    const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult
+    expect(refused.reason).toMatchObject({ status: 409, errorCode: 'CONFLICT' })
+    expect(await rt.store.users.countEnabledAdmins()).toBe(1)
+  })
 })
 
-describe('delete an account', () => {
+describeBackends('delete an account', (backend) => {
   test('deletes it with its servers, their votes and keys; the audit log keeps who and how many servers', async () => {
-    const { rt, app, admin, asAdmin, owner, server, key } = await site()
+    const { rt, app, admin, asAdmin, owner, server, key } = await site(backend)
     await createServer({ ...rt, lookup: testLookup }, owner.id, { name: 'Second Realm', host: 'two.example.com' })
     expect((await call(app, 'GET', '/api/v1/votes/check?pseudo=Steve', { headers: { 'x-api-key': key } })).status).toBe(200)
     expect(await json(await asAdmin('DELETE', `/api/v1/admin/users/${owner.id}`))).toEqual({ status: 200, body: { ok: true } })
     expect(await rt.store.users.byId(owner.id)).toBeNull()
-    expect(rt.db.query('SELECT count(*) AS n FROM server').get()).toEqual({ n: 0 })
-    expect(rt.db.query('SELECT count(*) AS n FROM vote').get()).toEqual({ n: 0 })
-    expect(rt.db.query('SELECT count(*) AS n FROM api_key').get()).toEqual({ n: 0 })
+    for (const table of ['server', 'vote', 'api_key']) expect(await rt.row(`SELECT count(*) AS n FROM ${table}`)).toEqual({ n: 0 })
     expect((await call(app, 'GET', '/api/v1/votes/check?pseudo=Steve', { headers: { 'x-api-key': key } })).status).toBe(401)
     expect((await call(app, 'GET', `/api/v1/servers/${server.slug}`)).status).toBe(404)
     const { entries } = (await (await call(app, 'GET', '/api/v1/admin/audit', { headers: admin.headers })).json()) as { entries: unknown[] }
@@ -139,9 +154,9 @@ describe('delete an account', () => {
   })
 })
 
-describe('servers moderated by an administrator', () => {
+describeBackends('servers moderated by an administrator', (backend) => {
   test('hide, show, edit and delete of another account\'s server are in the audit log; an owner editing or deleting their own is not', async () => {
-    const { rt, app, admin, asAdmin, owner, server } = await site()
+    const { rt, app, admin, asAdmin, owner, server } = await site(backend)
     await asAdmin('PATCH', `/api/v1/me/servers/${server.slug}`, { hidden: true })
     await asAdmin('PATCH', `/api/v1/me/servers/${server.slug}`, { hidden: true })
     await asAdmin('PATCH', `/api/v1/me/servers/${server.slug}`, { hidden: false })

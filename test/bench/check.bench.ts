@@ -2,8 +2,6 @@
 // one indexed SELECT, JSON) against a bare Bun.serve doing the same indexed SELECT on the same
 // database, measured in the same run with wrk at 64 connections. Target: ≥ 70% of the
 // baseline's throughput, p99 under 5 ms.
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { createUser } from '../../src/accounts/service.ts'
 import { createApp } from '../../src/app.ts'
 import { writeTx } from '../../src/db/open.ts'
@@ -12,7 +10,7 @@ import { createKey } from '../../src/keys/service.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { cleanupTemp, sqliteSite, tempDir, testConfig, testLookup } from '../helpers.ts'
-import { fmt, report, summarize, wrk, type WrkResult } from './lib.ts'
+import { fmt, report, summarize, wrk, writeCheckScript, type WrkResult } from './lib.ts'
 
 const SERVERS = 50
 const VOTES = 200_000
@@ -77,15 +75,7 @@ const baseline = Bun.serve({
 })
 
 // Each request asks for a random player, so both sides do the same varied lookups.
-const script = join(dir, 'check.lua')
-writeFileSync(script, `local names = {}
-for i = 0, ${PSEUDOS - 1} do names[#names + 1] = "player_" .. i end
-local keys = { ${keys.map((k) => JSON.stringify(k)).join(', ')} }
-math.randomseed(42)
-request = function()
-  return wrk.format("GET", "/api/v1/votes/check?pseudo=" .. names[math.random(#names)], { ["X-Api-Key"] = keys[math.random(#keys)] })
-end
-`)
+const script = writeCheckScript(dir, PSEUDOS, keys)
 
 // Besides wrk's figures: the CPU time this process (both servers live in it; only one is loaded at
 // a time) spent per request. Unlike rates and latencies it does not count time the VM was not

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 // Shared measuring tools for the benchmarks. Figures are reported as ratios against a bare
 // baseline measured in the same run, because the machines are noisy.
@@ -65,12 +66,14 @@ const toMs = (v: string) => {
 }
 
 // Load with wrk (Debian package `wrk`): `connections` keep-alive connections for `seconds`.
-export async function wrk(url: string, opts: { connections: number; seconds: number; threads?: number; headers?: Record<string, string>; script?: string }): Promise<WrkResult> {
+// `args` go to the script's init().
+export async function wrk(url: string, opts: { connections: number; seconds: number; threads?: number; headers?: Record<string, string>; script?: string; args?: string[] }): Promise<WrkResult> {
   if (!Bun.which('wrk')) throw new Error('wrk is not installed (Debian: apt-get install -y wrk)')
   const args = ['wrk', '--latency', `-t${opts.threads ?? 1}`, `-c${opts.connections}`, `-d${opts.seconds}s`]
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`)
   if (opts.script) args.push('-s', opts.script)
   args.push(url)
+  if (opts.args) args.push('--', ...opts.args)
   const ticks = cpuTicks()
   const p = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(p.stdout).text()
@@ -91,4 +94,19 @@ export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(di
 export function report(title: string, rows: Record<string, string | number>[]) {
   console.log(`\n${title}`)
   console.table(rows)
+}
+
+// The wrk script of the check benchmarks, written into `dir`: each request asks for one of the
+// players player_0 … player_{pseudos - 1} at random, with one of the keys at random.
+export function writeCheckScript(dir: string, pseudos: number, keys: string[]): string {
+  const path = join(dir, 'check.lua')
+  writeFileSync(path, `local names = {}
+for i = 0, ${pseudos - 1} do names[#names + 1] = "player_" .. i end
+local keys = { ${keys.map((k) => JSON.stringify(k)).join(', ')} }
+math.randomseed(42)
+request = function()
+  return wrk.format("GET", "/api/v1/votes/check?pseudo=" .. names[math.random(#names)], { ["X-Api-Key"] = keys[math.random(#keys)] })
+end
+`)
+  return path
 }

@@ -1,6 +1,11 @@
 -- wrk script: every request is a new vote, with its own pseudo and its own voter address
--- (X-Forwarded-For, read by the site with http.trust_proxy = true), so none is refused.
+-- (X-Forwarded-For, read by the site with http.trust_proxy = true), so none is refused. Optional
+-- argument: where the count starts (two wrk processes voting at once each take their own range).
 counter = 0
+
+init = function(args)
+  counter = tonumber(args[1] or "0")
+end
 
 request = function()
   counter = counter + 1

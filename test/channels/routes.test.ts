@@ -3,7 +3,8 @@ import { generateKeyPairSync } from 'node:crypto'
 import { saveVotifier, saveWebhook } from '../../src/channels/service.ts'
 import type { ConfigInput } from '../../src/config/load.ts'
 import { ApiError } from '../../src/http/errors.ts'
-import { cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+import { describeBackends, type Backend } from '../backends.ts'
+import { cleanupTemp, siteOn, testApp } from '../helpers.ts'
 import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
@@ -14,19 +15,19 @@ const rsaKey = (bits: number) => generateKeyPairSync('rsa', { modulusLength: bit
 const key2048 = rsaKey(2048)
 const der2048 = key2048.export({ type: 'spki', format: 'der' }).toString('base64')
 
-async function setup(config: ConfigInput = { network: { allow_private_targets: true } }) {
-  const rt = testRuntime(config)
+async function setup(backend: Backend, config: ConfigInput = { network: { allow_private_targets: true } }) {
+  const rt = await siteOn(backend, config)
   const app = await testApp(rt)
   await ownerSession(rt, 'admin@example.com')
   const alice = as(app, (await ownerSession(rt, 'alice@example.com')).headers)
   const bob = as(app, (await ownerSession(rt, 'bob@example.com')).headers)
   await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
-  return { rt, alice, bob, server: rt.store.servers.bySlug('alpha')! }
+  return { rt, alice, bob, server: (await rt.store.servers.bySlug('alpha'))! }
 }
 
-describe('webhook settings', () => {
+describeBackends('webhook settings', (backend) => {
   test('PUT sets the URL with a new whsec_ secret of 256 bits; the secret survives a URL change and is revealed by GET', async () => {
-    const { rt, alice } = await setup()
+    const { rt, alice } = await setup(backend)
     const put = await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url: 'http://127.0.0.1:8123/hooks/vote?src=list' }))
     expect(put).toEqual({ status: 200, body: { ok: true, webhook: { url: 'http://127.0.0.1:8123/hooks/vote?src=list', secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/) } } })
     const { secret } = put.body.webhook
@@ -35,11 +36,11 @@ describe('webhook settings', () => {
     expect(moved.body.webhook).toEqual({ url: 'http://[::1]:9000/v2', secret })
     expect(await json(await alice('GET', '/api/v1/me/servers/alpha/webhook'))).toEqual({ status: 200, body: { ok: true, webhook: { url: 'http://[::1]:9000/v2', secret } } })
     expect((await json(await alice('GET', '/api/v1/me/servers/alpha'))).body.server.webhook).toEqual({ url: 'http://[::1]:9000/v2', secret })
-    expect(rt.store.channels.webhook(rt.store.servers.bySlug('alpha')!.id)!.secret).toBe(secret)
+    expect((await rt.store.channels.webhook((await rt.store.servers.bySlug('alpha'))!.id))!.secret).toBe(secret)
   })
 
   test('rotate replaces the secret and keeps the URL; DELETE removes the webhook; both answer for a missing one', async () => {
-    const { alice } = await setup()
+    const { alice } = await setup(backend)
     expect(await json(await alice('POST', '/api/v1/me/servers/alpha/webhook/rotate'))).toEqual({ status: 404, body: error('NOT_FOUND', 'no webhook is set for this server; PUT one first') })
     const { secret } = (await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url: 'http://localhost:8123/' }))).body.webhook
     const rotated = await json(await alice('POST', '/api/v1/me/servers/alpha/webhook/rotate'))
@@ -58,7 +59,7 @@ describe('webhook settings', () => {
   })
 
   test('bad URLs are 400 naming the problem', async () => {
-    const { alice } = await setup()
+    const { alice } = await setup(backend)
     for (const [url, message] of [
       ['not a url', 'url must be an absolute https:// URL'],
       ['ftp://127.0.0.1/x', 'url must be an https:// URL'],
@@ -74,7 +75,7 @@ describe('webhook settings', () => {
   })
 
   test('without allow_private_targets: http:// and private, loopback or link-local targets are refused at save time', async () => {
-    const { rt, alice } = await setup({})
+    const { rt, alice } = await setup(backend, {})
     for (const [url, message] of [
       ['http://127.0.0.1:8123/', 'url must use https:// (http:// is accepted only with network.allow_private_targets = true)'],
       ['https://127.0.0.1/', 'url refused: 127.0.0.1 resolves to 127.0.0.1, a private or reserved address'],
@@ -86,11 +87,11 @@ describe('webhook settings', () => {
     ] as const) {
       expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url }))).toEqual(invalid(message, 'url'))
     }
-    expect(rt.store.channels.webhook(rt.store.servers.bySlug('alpha')!.id)).toBeNull()
+    expect(await rt.store.channels.webhook((await rt.store.servers.bySlug('alpha'))!.id)).toBeNull()
   })
 
   test('a host name is resolved at save time: refused when any address is private, accepted when all are public', async () => {
-    const { rt, server } = await setup({})
+    const { rt, server } = await setup(backend, {})
     const dns = (addresses: string[]) => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
     const refused = await saveWebhook({ ...rt, lookup: dns(['93.184.216.34', '10.0.0.7']) }, server.id, 'https://hooks.example.com/in').catch((e) => e)
     expect(refused).toBeInstanceOf(ApiError)
@@ -104,7 +105,7 @@ describe('webhook settings', () => {
   })
 
   test('another owner\'s server is 403, an unknown slug 404, and nothing is written', async () => {
-    const { rt, alice, bob, server } = await setup()
+    const { rt, alice, bob, server } = await setup(backend)
     await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url: 'http://127.0.0.1:1/' })
     for (const [method, path, body] of [
       ['GET', '/webhook'], ['PUT', '/webhook', { url: 'http://127.0.0.1:2/' }], ['POST', '/webhook/rotate'], ['DELETE', '/webhook'],
@@ -113,14 +114,14 @@ describe('webhook settings', () => {
       expect(await json(await bob(method, `/api/v1/me/servers/alpha${path}`, body))).toEqual({ status: 403, body: error('FORBIDDEN') })
       expect(await json(await bob(method, `/api/v1/me/servers/ghost${path}`, body))).toEqual({ status: 404, body: error('NOT_FOUND') })
     }
-    expect(rt.store.channels.webhook(server.id)!.url).toBe('http://127.0.0.1:1/')
-    expect(rt.store.channels.votifier(server.id)).toBeNull()
+    expect((await rt.store.channels.webhook(server.id))!.url).toBe('http://127.0.0.1:1/')
+    expect(await rt.store.channels.votifier(server.id)).toBeNull()
   })
 })
 
-describe('Votifier settings', () => {
+describeBackends('Votifier settings', (backend) => {
   test('v2 without a token: one is generated, with the exact line for the listener; kept on later saves, renewed on request', async () => {
-    const { rt, alice } = await setup({ network: { allow_private_targets: true }, site: { service_name: 'EmeraldList' } })
+    const { rt, alice } = await setup(backend, { network: { allow_private_targets: true }, site: { service_name: 'EmeraldList' } })
     const r = await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v2' }))
     expect(r).toEqual({
       status: 200,
@@ -135,11 +136,11 @@ describe('Votifier settings', () => {
     expect(renewed.body.votifier.token).not.toBe(token)
     expect(await json(await alice('GET', '/api/v1/me/servers/alpha/votifier'))).toEqual({ status: 200, body: renewed.body })
     expect((await json(await alice('GET', '/api/v1/me/servers/alpha'))).body.server.votifier).toEqual(renewed.body.votifier)
-    expect(rt.store.channels.votifier(rt.store.servers.bySlug('alpha')!.id)).toMatchObject({ protocol: 'v2', token: renewed.body.votifier.token, publicKey: null })
+    expect(await rt.store.channels.votifier((await rt.store.servers.bySlug('alpha'))!.id)).toMatchObject({ protocol: 'v2', token: renewed.body.votifier.token, publicKey: null })
   })
 
   test('v2 with a pasted token keeps it as given; bad tokens are 400', async () => {
-    const { alice } = await setup()
+    const { alice } = await setup(backend)
     const pasted = 'k3j4h5g6f7d8s9a0q1w2e3r4t5'
     const r = await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', port: 25599, protocol: 'v2', token: pasted }))
     expect(r.body.votifier).toEqual({ host: '127.0.0.1', port: 25599, protocol: 'v2', token: pasted, configLine: `MyServerList: ${pasted}` })
@@ -154,12 +155,12 @@ describe('Votifier settings', () => {
   })
 
   test('v1 takes the listener\'s 2048-bit public key (base64 X.509 or PEM); other sizes and garbage are a clear 400', async () => {
-    const { rt, alice } = await setup()
+    const { rt, alice } = await setup(backend)
     const r = await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v1', publicKey: der2048.replace(/(.{64})/g, '$1\n') }))
     expect(r).toEqual({ status: 200, body: { ok: true, votifier: { host: '127.0.0.1', port: 8192, protocol: 'v1', publicKey: der2048 } } })
     const pem = key2048.export({ type: 'spki', format: 'pem' }).toString()
     expect((await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v1', publicKey: pem }))).body.votifier.publicKey).toBe(der2048)
-    expect(rt.store.channels.votifier(rt.store.servers.bySlug('alpha')!.id)).toMatchObject({ protocol: 'v1', publicKey: der2048, token: null })
+    expect(await rt.store.channels.votifier((await rt.store.servers.bySlug('alpha'))!.id)).toMatchObject({ protocol: 'v1', publicKey: der2048, token: null })
 
     const der1024 = rsaKey(1024).export({ type: 'spki', format: 'der' }).toString('base64')
     const der4096 = rsaKey(4096).export({ type: 'spki', format: 'der' }).toString('base64')
@@ -172,11 +173,11 @@ describe('Votifier settings', () => {
     expect(await json(await put({}))).toEqual(invalid('publicKey is required for protocol v1: paste the listener\'s rsa/public.key', 'publicKey'))
     expect(await json(await put({ publicKey: der2048, token: 'abcdefghijklmnop' }))).toEqual(invalid('token and newToken are for protocol v2; v1 uses publicKey', 'token'))
     // Nothing of the refused saves was written.
-    expect(rt.store.channels.votifier(rt.store.servers.bySlug('alpha')!.id)!.publicKey).toBe(der2048)
+    expect((await rt.store.channels.votifier((await rt.store.servers.bySlug('alpha'))!.id))!.publicKey).toBe(der2048)
   })
 
   test('switching v1 → v2 generates a token; bad host, port and protocol are 400', async () => {
-    const { alice } = await setup()
+    const { alice } = await setup(backend)
     await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v1', publicKey: der2048 })
     const v2 = await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v2' }))
     expect(v2.body.votifier.token).toMatch(/^[0-9a-v]{32}$/)
@@ -191,10 +192,10 @@ describe('Votifier settings', () => {
   })
 
   test('a numeric IPv4 form of the Votifier host is saved as its dotted quad, and checked as that address', async () => {
-    const { alice } = await setup()
+    const { alice } = await setup(backend)
     const put = await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: '0x7f.1', protocol: 'v2' }))
     expect(put.body.votifier.host).toBe('127.0.0.1')
-    const { alice: strict } = await setup({})
+    const { alice: strict } = await setup(backend, {})
     expect(await json(await strict('PUT', '/api/v1/me/servers/alpha/votifier', { host: '2130706433', protocol: 'v2' })))
       .toEqual(invalid('host refused: 127.0.0.1 resolves to 127.0.0.1, a private or reserved address', 'host'))
     expect(await json(await strict('PUT', '/api/v1/me/servers/alpha/votifier', { host: '1.2.3.4.5', protocol: 'v2' })))
@@ -202,20 +203,20 @@ describe('Votifier settings', () => {
   })
 
   test('without allow_private_targets a private or loopback Votifier host is refused; DELETE removes the target', async () => {
-    const { rt, alice } = await setup({})
+    const { rt, alice } = await setup(backend, {})
     for (const [host, address] of [['127.0.0.1', '127.0.0.1'], ['192.168.1.50', '192.168.1.50'], ['::1', '::1'], ['[fe80::1]', 'fe80::1']]) {
       expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host, protocol: 'v2' })))
         .toEqual(invalid(`host refused: ${host.replace(/^\[(.*)\]$/, '$1')} resolves to ${address}, a private or reserved address`, 'host'))
     }
     expect(await json(await alice('PUT', '/api/v1/me/servers/alpha/votifier', { host: 'localhost', protocol: 'v2' })))
       .toEqual(invalid(expect.stringMatching(/^host refused: localhost resolves to/), 'host'))
-    const id = rt.store.servers.bySlug('alpha')!.id
-    expect(rt.store.channels.votifier(id)).toBeNull()
+    const id = (await rt.store.servers.bySlug('alpha'))!.id
+    expect(await rt.store.channels.votifier(id)).toBeNull()
     // Set one through the service with a public address, then remove it over HTTP.
     await saveVotifier({ ...rt, lookup: async () => [{ address: '93.184.216.34', family: 4 }] }, id, { host: 'mc.example.com', protocol: 'v2' })
     expect((await json(await alice('GET', '/api/v1/me/servers/alpha/votifier'))).body.votifier.host).toBe('mc.example.com')
     expect(await json(await alice('DELETE', '/api/v1/me/servers/alpha/votifier'))).toEqual({ status: 200, body: { ok: true } })
     expect(await json(await alice('GET', '/api/v1/me/servers/alpha/votifier'))).toEqual({ status: 404, body: error('NOT_FOUND', 'no Votifier target is set for this server') })
-    expect(rt.store.channels.votifier(id)).toBeNull()
+    expect(await rt.store.channels.votifier(id)).toBeNull()
   })
 })

@@ -5,6 +5,7 @@ import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
 import { newVotifierToken, votifierConfigLine } from '../../src/channels/service.ts'
 import { readsAsPlainString, yamlScalar } from '../../src/channels/yaml-scalar.ts'
 import { call, cleanupTemp, testApp } from '../helpers.ts'
+import { describeBackends } from '../backends.ts'
 import { deliveryRuntime } from '../deliveries/setup.ts'
 import { json } from '../owner/session.ts'
 import { startVotifierReceiver, type VotifierReceiver } from '../push/votifier-receiver.ts'
@@ -119,9 +120,9 @@ describe('a token or service name in NuVotifier\'s config.yml (YAML 1.1)', () =>
   })
 })
 
-describe('the config line the API gives', () => {
+describeBackends('the config line the API gives', (backend) => {
   test('a pasted numeric token: the line is quoted, and a listener configured from it accepts the test vote', async () => {
-    const { rt, server } = await deliveryRuntime({ site: { service_name: 'CraftList' } })
+    const { rt, server } = await deliveryRuntime(backend, { site: { service_name: 'CraftList' } })
     const app = await testApp(rt)
     const cookie = `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, server.ownerId)).token}`
     const token = '0123456701234567'

@@ -39,7 +39,7 @@ describe('version and help', () => {
     test(`${argv.join(' ')} prints usage naming every command and the exit codes`, async () => {
       const { code, out } = await run(argv)
       expect(code).toBe(0)
-      for (const c of ['serve', 'migrate', 'user add', 'server add', 'key create', 'backup', 'config check', 'config example', 'version']) {
+      for (const c of ['serve', 'migrate', 'user add', 'server add', 'key create', 'backup', 'db copy', 'config check', 'config example', 'version']) {
         expect(out).toContain(`votelist ${c}`)
       }
       expect(out).toContain('78 bad configuration')

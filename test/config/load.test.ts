@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { loadConfig, parseConfig } from '../../src/config/load.ts'
+import { databaseLabel, loadConfig, parseConfig } from '../../src/config/load.ts'
 import { ConfigError } from '../../src/config/schema.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
 
@@ -66,6 +66,14 @@ captcha = "off"
     ['[site]\nservice_name = "has space"', 'site.service_name: must use only letters'],
     ['[servers]\nmodes = ["Survival"]', 'servers.modes[0]: must be 1–32 of a-z'],
     ['http = 3', 'http: must be a table'],
+    ['[database]\npath = "x.db"\nurl = "postgres://u:p@db.example.com/votelist"', 'database.path and database.url are both set'],
+    ['[database]\nurl = "mysql://u:p@db.example.com/votelist"', 'database.url: must be a postgres:// URL'],
+    ['[database]\nurl = "postgres://u:p@db.example.com"', 'database.url: must name the database'],
+    ['[database]\nurl = "not a url"', 'database.url: must be a URL such as'],
+    ['[database]\npool_size = 0', 'database.pool_size: must be from 1 to 1000'],
+    ['[database]\nstatement_timeout = "0s"', 'database.statement_timeout: must be longer than zero'],
+    ['[jobs]\nlease = "30s"', 'jobs.lease must be longer than the longest delivery attempt (75 s'],
+    ['[deliveries]\nwebhook_timeout = "5m"', 'jobs.lease must be longer than the longest delivery attempt (360 s'],
     ['[http\nport=1', 'not valid TOML'],
   ]
   for (const [toml, message] of bad) {
@@ -78,6 +86,25 @@ captcha = "off"
       expect((err as Error).message).not.toContain('\n')
     })
   }
+
+  test('database.url selects PostgreSQL; the password never appears in what is logged', () => {
+    const c = parseConfig({ database: { url: 'postgres://site:s3cr%40t@db.example.com:5432/votelist?sslmode=require', pool_size: 4, statement_timeout: '5s' } }, tempDir())
+    expect(c.database).toMatchObject({ url: 'postgres://site:s3cr%40t@db.example.com:5432/votelist?sslmode=require', pool_size: 4, statement_timeout: 5000 })
+    expect(databaseLabel(c)).toBe('postgres://site@db.example.com:5432/votelist?sslmode=require')
+    expect(databaseLabel(parseConfig({ database: { url: 'postgresql://db.example.com/v?password=hunter2' } }, tempDir()))).toBe('postgresql://db.example.com/v')
+    // A refused URL is not echoed back either.
+    expect(() => parseConfig({ database: { url: 'postgres://u:hunter2@' } }, tempDir())).toThrow('database.url: must be a URL such as')
+    expect(() => parseConfig({ database: { url: 'mysql://u:hunter2@h/d' } }, tempDir())).toThrow(/^database\.url: must be a postgres:\/\/ URL \(got mysql:\/\/…\)$/)
+  })
+
+  test('without database.url the SQLite file is used; an empty url with a path is fine', () => {
+    const dir = tempDir()
+    const c = parseConfig({ database: { url: '', path: 'site.db' } }, dir)
+    expect(c.database.url).toBe('')
+    expect(databaseLabel(c)).toBe(join(dir, 'site.db'))
+    expect(c.database).toMatchObject({ pool_size: 10, statement_timeout: 30_000 })
+    expect(c.jobs.lease).toBe(120_000)
+  })
 
   test('parseConfig accepts the small values tests rely on', () => {
     const c = parseConfig({ stats: { ping_interval_seconds: 1 }, deliveries: { retry_delays: ['1s'] } }, tempDir())

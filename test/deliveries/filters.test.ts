@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
 import { migrations } from '../../src/db/migrations.ts'
 import { recordVote } from '../../src/votes/service.ts'
+import { describeBackends, type Backend } from '../backends.ts'
 import { call, cleanupTemp, tempDir, testApp } from '../helpers.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../webhooks/webhook-receiver.ts'
 import { deliveryRuntime, freePort } from './setup.ts'
@@ -15,8 +16,8 @@ const stops: WebhookReceiver[] = []
 afterEach(() => { for (const r of stops.splice(0)) r.stop() })
 afterAll(cleanupTemp)
 
-async function setup() {
-  const ctx = await deliveryRuntime({ deliveries: { retry_delays: ['1m', '5m'] } })
+async function setup(backend: Backend) {
+  const ctx = await deliveryRuntime(backend, { deliveries: { retry_delays: ['1m', '5m'] } })
   const app = await testApp(ctx.rt)
   const cookie = `${sessionCookieName(ctx.rt.siteUrl)}=${(await startSession(ctx.rt, ctx.owner.id)).token}`
   const webhook = startWebhookReceiver(SECRET)
@@ -28,11 +29,11 @@ async function setup() {
   return { ...ctx, app, cookie, webhook, list }
 }
 
-describe('GET …/deliveries filters', () => {
+describeBackends('GET …/deliveries filters', (backend) => {
   test('channel and status filter the attempts; paging keeps the filter', async () => {
-    const { rt, server, webhook, list } = await setup()
-    rt.store.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
-    rt.store.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: freePort(), protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
+    const { rt, server, webhook, list } = await setup(backend)
+    await rt.store.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
+    await rt.store.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: freePort(), protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
     for (const [i, pseudo] of ['Steve', 'Alex', 'Notch'].entries()) await recordVote(rt, server, pseudo, [`203.0.113.${i + 1}`])
     await rt.queue.drain()
 
@@ -55,16 +56,16 @@ describe('GET …/deliveries filters', () => {
   })
 
   test('a bad filter is a 400 naming it', async () => {
-    const { list } = await setup()
+    const { list } = await setup(backend)
     expect(await list('?channel=email')).toEqual({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'channel must be "votifier", "webhook" or "discord"', field: 'channel' } } })
     expect(await list('?status=lost')).toEqual({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'status must be one of succeeded, failed, gave_up, pending', field: 'status' } } })
   })
 })
 
-describe('attempt n of N', () => {
+describeBackends('attempt n of N', (backend) => {
   test('attemptsPerSeries follows retry_delays; a redeliver starts a new series at 1 while attempt goes on', async () => {
-    const { rt, app, cookie, server, webhook, list } = await setup()
-    rt.store.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
+    const { rt, app, cookie, server, webhook, list } = await setup(backend)
+    await rt.store.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
     webhook.reply(500, 500, 500)
     await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
@@ -87,7 +88,7 @@ describe('attempt n of N', () => {
     const db = new Database(join(tempDir(), 'old.db'), { strict: true })
     const at0060 = migrations.findIndex((m) => m.name === '0060_attempt_series')
     for (const m of migrations.slice(0, at0060)) db.exec(m.sql)
-    db.exec(`INSERT INTO user (id, email, email_key, password_hash, is_admin, created_at) VALUES ('u', 'a@example.com', 'a@example.com', 'x', 1, 0)`)
+    db.exec(`INSERT INTO "user" (id, email, email_key, password_hash, is_admin, created_at) VALUES ('u', 'a@example.com', 'a@example.com', 'x', 1, 0)`)
     db.exec(`INSERT INTO server (id, owner_id, slug, name, host, created_at, updated_at) VALUES ('s', 'u', 'srv', 'Srv', 'example.com', 0, 0)`)
     db.exec(`INSERT INTO delivery (id, server_id, vote_id, channel, test, pseudo, payload, status, attempts, series_start, created_at, updated_at)
       VALUES ('d', 's', NULL, 'webhook', 0, 'Steve', '{}', 'succeeded', 4, 3, 0, 0)`)

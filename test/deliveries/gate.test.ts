@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createDeliveryGate } from '../../src/deliveries/gate.ts'
-import { cleanupTemp, testRuntime } from '../helpers.ts'
+import { describeBackends, type Backend } from '../backends.ts'
+import { cleanupTemp, siteOn } from '../helpers.ts'
 
 afterAll(cleanupTemp)
 const nextTurn = () => new Promise((r) => setImmediate(r))
 
-describe('delivery gate', () => {
+describeBackends('delivery gate', (backend) => {
   test('bounds attempts per target and overall', () => {
     const gate = createDeliveryGate({ total: 3, perTarget: 2 }, () => true)
     expect([gate.enter('a'), gate.enter('a'), gate.enter('a')]).toEqual([true, true, false])
@@ -45,13 +46,13 @@ describe('delivery gate', () => {
   })
 })
 
-describe('queue.hasten', () => {
+describeBackends('queue.hasten', (backend) => {
   test('makes a waiting job due now; not a running, due or missing one', async () => {
-    const rt = testRuntime()
+    const rt = await siteOn(backend)
     const ran: number[] = []
     rt.queue.handle('k', (job) => { ran.push(job.id) })
-    const later = rt.store.jobs.enqueue({ kind: 'k', runAt: rt.clock.now() + 3600_000 }, rt.clock.now())
-    const due = rt.store.jobs.enqueue({ kind: 'k', runAt: rt.clock.now() - 1 }, rt.clock.now())
+    const later = await rt.store.jobs.enqueue({ kind: 'k', runAt: rt.clock.now() + 3600_000 }, rt.clock.now())
+    const due = await rt.store.jobs.enqueue({ kind: 'k', runAt: rt.clock.now() - 1 }, rt.clock.now())
     expect(await rt.queue.hasten(due)).toBe(false)
     expect(await rt.queue.hasten(9999)).toBe(false)
     expect(await rt.queue.hasten(later)).toBe(true)

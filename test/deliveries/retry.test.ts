@@ -1,10 +1,10 @@
-import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import { afterAll, afterEach, expect, test } from 'bun:test'
 import { manualClock } from '../../src/clock.ts'
 import { closeInterruptedDeliveries } from '../../src/deliveries/service.ts'
-import { registerSiteWork } from '../../src/site.ts'
+import { recoverInterruptedWork, registerSiteWork } from '../../src/site.ts'
 import { recordVote } from '../../src/votes/service.ts'
-import { cleanupTemp, seedServer, tempDir, sqliteSite, testConfig, type TestRuntime } from '../helpers.ts'
-import { memoryLogger } from '../../src/log.ts'
+import { describeBackends } from '../backends.ts'
+import { cleanupTemp, databaseInput, seedServer, siteAgain, type BackendRuntime } from '../helpers.ts'
 import { startVotifierReceiver, type VotifierReceiver } from '../push/votifier-receiver.ts'
 import { until } from '../until.ts'
 import { attemptRows, deliveryRows, deliveryRuntime, freePort, jobCount, runNextDelivery, useDeliveryHandler } from './setup.ts'
@@ -22,13 +22,13 @@ function receiver(opts: Parameters<typeof startVotifierReceiver>[0] = {}) {
   return r
 }
 
-const useVotifier = (rt: TestRuntime, serverId: string, port: number) =>
+const useVotifier = (rt: BackendRuntime, serverId: string, port: number) =>
   rt.store.channels.putVotifier({ serverId, host: '127.0.0.1', port, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
 
-describe('retry schedule', () => {
+describeBackends('retry schedule', (backend) => {
   test('a dead listener: 8 attempts at 0, 1, 6, 21, 51, 111, 231 and 531 minutes, then gave_up', async () => {
-    const { rt, server } = await deliveryRuntime()
-    useVotifier(rt, server.id, freePort())
+    const { rt, server } = await deliveryRuntime(backend)
+    await useVotifier(rt, server.id, freePort())
     await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     const t0 = rt.clock.now()
     await rt.queue.drain()
@@ -36,7 +36,7 @@ describe('retry schedule', () => {
       expect(await rt.queue.drain()).toBe(0) // nothing runs before its time
       await runNextDelivery(rt)
     }
-    const rows = attemptRows(rt)
+    const rows = await attemptRows(rt)
     let at = t0
     const expected = SCHEDULE.map((delay, i) => {
       at += delay
@@ -48,97 +48,97 @@ describe('retry schedule', () => {
     expect(rows[7]).toMatchObject({ status: 'gave_up', nextAttemptAt: null })
     expect(rows.every((r) => r.error?.startsWith('connection refused by 127.0.0.1:'))).toBe(true)
     expect(expected[7].startedAt - t0).toBe(531 * MIN) // about 9 hours
-    expect(deliveryRows(rt)[0]).toMatchObject({ status: 'gave_up', attempts: 8, nextAttemptAt: null })
-    expect(jobCount(rt)).toBe(0)
+    expect((await deliveryRows(rt))[0]).toMatchObject({ status: 'gave_up', attempts: 8, nextAttemptAt: null })
+    expect(await jobCount(rt)).toBe(0)
   })
 
-  test('restart in the middle (a new runtime on the same database file) resumes the schedule', async () => {
-    const dir = tempDir()
-    const input = { network: { allow_private_targets: true } }
-    const clock = manualClock()
-    const first = sqliteSite(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
-    useDeliveryHandler(first)
-    const { server } = await seedServer(first)
+  test('restart in the middle (a new runtime on the same database) resumes the schedule', async () => {
+    const { rt: first, server } = await deliveryRuntime(backend)
     const port = freePort()
-    useVotifier(first, server.id, port)
+    await useVotifier(first, server.id, port)
     await recordVote(first, server, 'Steve', ['203.0.113.7'])
-    const t0 = clock.now()
+    const t0 = first.clock.now()
     await first.queue.drain()
     await runNextDelivery(first)
     await runNextDelivery(first)
-    first.db.close()
+    await first.store.close()
 
-    const second = sqliteSite(testConfig(input, dir), { clock, log: memoryLogger() }) as TestRuntime
-    expect(await second.queue.releaseLeases()).toBe(0)
+    const second = await siteAgain(first)
+    await recoverInterruptedWork(second)
     useDeliveryHandler(second)
     const r = startVotifierReceiver({ tokens: { MyServerList: 'tok' } })
     receivers.push(r)
-    useVotifier(second, server.id, r.port)
+    await useVotifier(second, server.id, r.port)
     expect(await second.queue.drain()).toBe(0)
     await runNextDelivery(second)
     expect(r.votes.map((v) => v.username)).toEqual(['Steve'])
-    expect(attemptRows(second).map((a) => [a.attempt, a.status, a.startedAt - t0])).toEqual([
+    expect((await attemptRows(second)).map((a) => [a.attempt, a.status, a.startedAt - t0])).toEqual([
       [1, 'failed', 0], [2, 'failed', MIN], [3, 'failed', 6 * MIN], [4, 'succeeded', 21 * MIN],
     ])
-    expect(jobCount(second)).toBe(0)
+    expect(await jobCount(second)).toBe(0)
   })
 
-  test('a process killed during an attempt: the attempt is closed as interrupted and tried again at the next start', async () => {
-    const dir = tempDir()
-    const input = { network: { allow_private_targets: true }, deliveries: { votifier_read_timeout: '60s' } }
-    const seedRt = sqliteSite(testConfig(input, dir), { log: memoryLogger() })
-    const { server } = await seedServer(seedRt)
+  test('a process killed during an attempt: the attempt is closed as interrupted and tried again (SQLite: at the next start; PostgreSQL: once its lease has ended)', async () => {
+    const input = { network: { allow_private_targets: true }, deliveries: { votifier_read_timeout: '60s' }, jobs: { lease: '5m' } }
+    const { rt: seedRt, server } = await deliveryRuntime(backend, input)
     const silent = receiver({ greeting: 'none' })
-    seedRt.store.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: silent.port, protocol: 'v2', publicKey: null, token: 'tok' }, Date.now())
+    await seedRt.store.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: silent.port, protocol: 'v2', publicKey: null, token: 'tok' }, Date.now())
     await recordVote(seedRt, server, 'Steve', ['203.0.113.7'])
-    seedRt.db.close()
+    await seedRt.store.close()
 
-    const worker = Bun.spawn(['bun', `${import.meta.dir}/crash-worker.ts`, JSON.stringify({ input: { ...input, votes: { captcha: 'off' } }, dir })], { stdout: 'pipe', stderr: 'inherit' })
+    const worker = Bun.spawn(['bun', `${import.meta.dir}/crash-worker.ts`, JSON.stringify({ input: { ...input, database: databaseInput(seedRt.config), votes: { captcha: 'off' } }, dir: '/' })], { stdout: 'pipe', stderr: 'inherit' })
     await until(() => silent.connections > 0, 'the worker to connect to the listener')
     expect(silent.connections).toBe(1)
     worker.kill('SIGKILL')
     await worker.exited
 
-    const rt = sqliteSite(testConfig(input, dir), { clock: manualClock(Date.now()), log: memoryLogger() }) as TestRuntime
-    expect(attemptRows(rt)).toEqual([expect.objectContaining({ attempt: 1, status: 'pending' })])
+    const rt = await siteAgain(seedRt, { clock: manualClock(Date.now()) })
+    expect(await attemptRows(rt)).toEqual([expect.objectContaining({ attempt: 1, status: 'pending' })])
     // What `votelist serve` does at start.
-    expect(await rt.queue.releaseLeases()).toBe(1)
-    await closeInterruptedDeliveries(rt)
+    await recoverInterruptedWork(rt)
     registerSiteWork(rt)
-    expect(attemptRows(rt)[0]).toMatchObject({ status: 'failed', nextAttemptAt: rt.clock.now() })
+    if (backend === 'sqlite') {
+      // The only process on the file: the attempt and the job's lease were the dead one's.
+      expect((await attemptRows(rt))[0]).toMatchObject({ status: 'failed', nextAttemptAt: rt.clock.now() })
+    } else {
+      // Another instance may still be working on it: the job waits for its lease to end.
+      expect((await attemptRows(rt))[0]).toMatchObject({ status: 'pending' })
+      expect(await rt.queue.drain()).toBe(0)
+      rt.clock.advance(5 * MIN)
+    }
     const live = receiver()
-    useVotifier(rt, server.id, live.port)
+    await useVotifier(rt, server.id, live.port)
     await rt.queue.drain()
     expect(live.votes.map((v) => v.username)).toEqual(['Steve'])
-    const rows = attemptRows(rt)
+    const rows = await attemptRows(rt)
     expect(rows.map((a) => [a.attempt, a.status])).toEqual([[1, 'failed'], [2, 'succeeded']])
     expect(rows[0].error).toContain('interrupted: votelist stopped during this attempt')
     expect(rows[0].nextAttemptAt).toBe(rows[1].startedAt)
-    expect(deliveryRows(rt)[0]).toMatchObject({ status: 'succeeded', attempts: 2 })
-    expect(jobCount(rt)).toBe(0)
+    expect((await deliveryRows(rt))[0]).toMatchObject({ status: 'succeeded', attempts: 2 })
+    expect(await jobCount(rt)).toBe(0)
   })
 
   test('a test cut short by a stop is closed as failed at the next start (tests have no job to retry them)', async () => {
-    const { rt, server } = await deliveryRuntime()
+    const { rt, server } = await deliveryRuntime(backend)
     const event = { server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: 't', pseudo: 'Steve', createdAt: 0 }, address: null, monthlyVotes: 0 }
-    rt.store.deliveries.insert({ id: 'test-1', serverId: server.id, voteId: null, channel: 'webhook', test: true, pseudo: 'Steve', payload: event, at: rt.clock.now() })
-    rt.store.deliveries.startAttempt({ id: 'test-1', serverId: server.id, attempts: 0, seriesStart: 1 }, rt.clock.now())
+    await rt.store.deliveries.insert({ id: 'test-1', serverId: server.id, voteId: null, channel: 'webhook', test: true, pseudo: 'Steve', payload: event, at: rt.clock.now() })
+    await rt.store.deliveries.startAttempt({ id: 'test-1', serverId: server.id, attempts: 0, seriesStart: 1 }, rt.clock.now())
     await closeInterruptedDeliveries(rt)
-    expect(attemptRows(rt)).toEqual([expect.objectContaining({ status: 'failed', nextAttemptAt: null })])
-    expect(attemptRows(rt)[0].error).toContain('interrupted')
-    expect(deliveryRows(rt)[0]).toMatchObject({ test: 1, status: 'failed' })
+    expect(await attemptRows(rt)).toEqual([expect.objectContaining({ status: 'failed', nextAttemptAt: null })])
+    expect((await attemptRows(rt))[0].error).toContain('interrupted')
+    expect((await deliveryRows(rt))[0]).toMatchObject({ test: 1, status: 'failed' })
   })
 })
 
-describe('concurrency', () => {
+describeBackends('concurrency', (backend) => {
   test('a slow server uses its own slots only: another server\'s vote goes through meanwhile, and parked jobs wake when a slot frees', async () => {
-    const { rt, server: slowServer } = await deliveryRuntime({ deliveries: { per_target_concurrency: 1, concurrency: 2 } })
+    const { rt, server: slowServer } = await deliveryRuntime(backend, { deliveries: { per_target_concurrency: 1, concurrency: 2 } })
     const { server: other } = await seedServer(rt, { name: 'Other Server' })
     let letGo!: () => void
     const slow = receiver({ holdAnswers: new Promise<void>((r) => { letGo = r }) })
     const fast = receiver()
-    useVotifier(rt, slowServer.id, slow.port)
-    useVotifier(rt, other.id, fast.port)
+    await useVotifier(rt, slowServer.id, slow.port)
+    await useVotifier(rt, other.id, fast.port)
     for (const [i, p] of ['Alpha', 'Bravo', 'Charlie'].entries()) await recordVote(rt, slowServer, p, [`203.0.113.${i + 1}`])
     await recordVote(rt, other, 'Delta', ['198.51.100.1'])
     // The real wiring: the scheduler's drain task, woken by every enqueue and every woken job.
@@ -152,15 +152,15 @@ describe('concurrency', () => {
       expect(slow.connections).toBe(1)
       letGo()
       await slow.waitVotes(3)
-      await until(() => deliveryRows(rt).every((d) => d.status === 'succeeded'), 'every delivery to succeed')
+      await until(async () => (await deliveryRows(rt)).every((d) => d.status === 'succeeded'), 'every delivery to succeed')
     } finally {
       await rt.scheduler.stop()
     }
     expect(slow.maxOpen).toBe(1)
     expect(slow.votes.map((v) => v.username).sort()).toEqual(['Alpha', 'Bravo', 'Charlie'])
     // The clock never moved: the parked jobs were woken by freed slots, not by their timeout.
-    expect(deliveryRows(rt).map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded'])
-    expect(attemptRows(rt).every((a) => a.attempt === 1)).toBe(true)
-    expect(jobCount(rt)).toBe(0)
+    expect((await deliveryRows(rt)).map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded'])
+    expect((await attemptRows(rt)).every((a) => a.attempt === 1)).toBe(true)
+    expect(await jobCount(rt)).toBe(0)
   })
 })

@@ -28,7 +28,7 @@ describe('Discord in the dashboard', () => {
     discord = startDiscordReceiver()
     const port = freePort()
     const base = `http://127.0.0.1:${port}`
-    const { rt, owner, server } = await deliveryRuntime({ site: { base_url: base } }, undefined, Date.now())
+    const { rt, owner, server } = await deliveryRuntime('sqlite', { site: { base_url: base } }, undefined, Date.now())
     const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port })
     const cookie = `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, owner.id)).token}`
     try {

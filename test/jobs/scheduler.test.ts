@@ -63,6 +63,34 @@ describe('scheduler', () => {
     expect(runs).toBe(2)
   })
 
+  test('a `once` task runs only where its period is claimed; other tasks and runNow do not ask', async () => {
+    const clock = manualClock(60_000 * 100 + 1234)
+    const asked: [string, number][] = []
+    const finished: [string, number][] = []
+    let grant = false
+    const s = createScheduler(clock, memoryLogger(), {
+      claim: (task, period) => { asked.push([task, period]); return grant },
+      finish: (task, period) => { finished.push([task, period]) },
+    })
+    const runs: string[] = []
+    s.every('shared', 60_000, () => { runs.push('shared') }, { once: true })
+    s.every('local', 60_000, () => { runs.push('local') })
+    await s.tick()
+    expect(runs).toEqual(['local'])
+    expect(asked).toEqual([['shared', 60_000 * 100]])
+    expect(s.tasks().map((t) => [t.id, t.runs, t.leftToOthers, t.lastRunAt])).toEqual([['shared', 0, 1, null], ['local', 1, 0, 60_000 * 100 + 1234]])
+    grant = true
+    clock.advance(60_000)
+    await s.tick()
+    expect(runs.toSorted()).toEqual(['local', 'local', 'shared'])
+    expect(asked.at(-1)).toEqual(['shared', 60_000 * 101])
+    expect(finished).toEqual([['shared', 60_000 * 101]])
+    grant = false
+    await s.runNow('shared')
+    expect(runs.at(-1)).toBe('shared')
+    expect(asked).toHaveLength(2)
+  })
+
   test('a failing task is logged, keeps its schedule, and shows its error', async () => {
     const clock = manualClock()
     const log = memoryLogger()

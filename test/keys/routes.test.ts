@@ -1,14 +1,15 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, expect, test } from 'bun:test'
 import { hashKey } from '../../src/keys/service.ts'
-import { cleanupTemp, keyRow, testApp, testRuntime } from '../helpers.ts'
+import { describeBackends, type Backend } from '../backends.ts'
+import { cleanupTemp, keyRow, siteOn, testApp } from '../helpers.ts'
 import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 
 const error = (code: string, message: unknown = expect.any(String)) => ({ ok: false, error: { code, message } })
 
-async function setup() {
-  const rt = testRuntime()
+async function setup(backend: Backend) {
+  const rt = await siteOn(backend)
   const app = await testApp(rt)
   await ownerSession(rt, 'admin@example.com')
   const alice = as(app, (await ownerSession(rt, 'alice@example.com')).headers)
@@ -18,21 +19,21 @@ async function setup() {
   return { rt, alice, bob }
 }
 
-describe('API keys', () => {
+describeBackends('API keys', (backend) => {
   test('POST answers 201 with the key shown once; only its SHA-256 is stored; several keys per server', async () => {
-    const { rt, alice } = await setup()
+    const { rt, alice } = await setup(backend)
     const r = await json(await alice('POST', '/api/v1/me/servers/alpha/keys'))
     expect(r).toEqual({ status: 201, body: { ok: true, key: expect.stringMatching(/^vlk_[A-Za-z0-9_-]{32}$/), id: expect.any(String), prefix: expect.any(String) } })
     const { key, id, prefix } = r.body
     expect(prefix).toBe(key.slice(0, 8))
-    const stored = rt.db.query('SELECT * FROM api_key WHERE id = ?').get(id) as Record<string, unknown>
+    const stored = (await rt.row('SELECT * FROM api_key WHERE id = ?', id))!
     expect(stored.hash).toBe(hashKey(key))
     expect(JSON.stringify(stored)).not.toContain(key)
     const named = await json(await alice('POST', '/api/v1/me/servers/alpha/keys', { name: 'lobby plugin' }))
     expect(named.status).toBe(201)
     expect(named.body.key).not.toBe(key)
 
-    rt.store.keys.touch(id, rt.clock.now() + 5000)
+    await rt.store.keys.touch(id, rt.clock.now() + 5000)
     const list = await json(await alice('GET', '/api/v1/me/servers/alpha/keys'))
     const created = new Date(rt.clock.now()).toISOString()
     expect(list).toEqual({
@@ -49,7 +50,7 @@ describe('API keys', () => {
   })
 
   test('bad bodies are 400', async () => {
-    const { alice } = await setup()
+    const { alice } = await setup(backend)
     expect(await json(await alice('POST', '/api/v1/me/servers/alpha/keys', { name: 'x'.repeat(65) }))).toEqual({
       status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'name must be at most 64 characters long', field: 'name' } },
     })
@@ -59,24 +60,24 @@ describe('API keys', () => {
   })
 
   test('DELETE revokes: the key is unlisted and marked revoked; unknown or already revoked ids are 404', async () => {
-    const { rt, alice } = await setup()
+    const { rt, alice } = await setup(backend)
     const { body } = await json(await alice('POST', '/api/v1/me/servers/alpha/keys'))
     const keep = (await json(await alice('POST', '/api/v1/me/servers/alpha/keys'))).body
     expect(await json(await alice('DELETE', `/api/v1/me/servers/alpha/keys/${body.id}`))).toEqual({ status: 200, body: { ok: true } })
-    expect(keyRow(rt, body.key)!.revokedAt).toBe(rt.clock.now())
+    expect((await keyRow(rt, body.key))!.revokedAt).toBe(rt.clock.now())
     expect((await json(await alice('GET', '/api/v1/me/servers/alpha/keys'))).body.keys.map((k: { id: string }) => k.id)).toEqual([keep.id])
     expect(await json(await alice('DELETE', `/api/v1/me/servers/alpha/keys/${body.id}`))).toEqual({ status: 404, body: error('NOT_FOUND') })
     expect(await json(await alice('DELETE', '/api/v1/me/servers/alpha/keys/no-such-id'))).toEqual({ status: 404, body: error('NOT_FOUND') })
   })
 
   test('another owner\'s server is 403 and its keys cannot be revoked through mine; unknown slug 404', async () => {
-    const { rt, alice, bob } = await setup()
+    const { rt, alice, bob } = await setup(backend)
     const bobs = (await json(await bob('POST', '/api/v1/me/servers/beta/keys'))).body
     expect(await json(await alice('GET', '/api/v1/me/servers/beta/keys'))).toEqual({ status: 403, body: error('FORBIDDEN') })
     expect(await json(await alice('POST', '/api/v1/me/servers/beta/keys'))).toEqual({ status: 403, body: error('FORBIDDEN') })
     expect(await json(await alice('DELETE', `/api/v1/me/servers/beta/keys/${bobs.id}`))).toEqual({ status: 403, body: error('FORBIDDEN') })
     expect(await json(await alice('DELETE', `/api/v1/me/servers/alpha/keys/${bobs.id}`))).toEqual({ status: 404, body: error('NOT_FOUND') })
-    expect(keyRow(rt, bobs.key)!.revokedAt).toBeNull()
+    expect((await keyRow(rt, bobs.key))!.revokedAt).toBeNull()
     expect(await json(await alice('GET', '/api/v1/me/servers/ghost/keys'))).toEqual({ status: 404, body: error('NOT_FOUND') })
     expect(await json(await alice('POST', '/api/v1/me/servers/ghost/keys'))).toEqual({ status: 404, body: error('NOT_FOUND') })
   })

@@ -1,13 +1,14 @@
-import { afterAll, describe, expect, test } from 'bun:test'
-import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { afterAll, expect, test } from 'bun:test'
+import { describeBackends, type Backend } from '../backends.ts'
+import { call, cleanupTemp, seedServer, siteOn, testApp } from '../helpers.ts'
 import { ownerSession } from '../owner/session.ts'
 import { animatedGif, jpegHeader, png, webpHeader } from './images.ts'
 import { expectServedImage } from './served-image.ts'
 
 afterAll(cleanupTemp)
 
-async function setup() {
-  const rt = testRuntime()
+async function setup(backend: Backend) {
+  const rt = await siteOn(backend)
   const app = await testApp(rt)
   const alice = await ownerSession(rt, 'alice@example.com')
   const bob = await ownerSession(rt, 'bob@example.com')
@@ -21,9 +22,9 @@ async function setup() {
 
 const refused = (message: string) => ({ ok: false, error: { code: 'INVALID_PARAMETER', message, field: 'banner' } })
 
-describe('PUT /api/v1/me/servers/{slug}/banner', () => {
+describeBackends('PUT /api/v1/me/servers/{slug}/banner', (backend) => {
   test('a 468×60 PNG is kept and served with its own type, an ETag, and 304 when unchanged', async () => {
-    const { app, server, upload } = await setup()
+    const { app, server, upload } = await setup(backend)
     const image = png(468, 60)
     const r = await upload(image, 'image/png')
     expect(r.status).toBe(200)
@@ -42,7 +43,7 @@ describe('PUT /api/v1/me/servers/{slug}/banner', () => {
   })
 
   test('an animated GIF is accepted; its type is read from its bytes, whatever the header said', async () => {
-    const { app, server, upload } = await setup()
+    const { app, server, upload } = await setup(backend)
     const r = await upload(animatedGif(468, 60, 3), 'image/png')
     expect((await r.json()).banner).toMatchObject({ type: 'image/gif', width: 468, height: 60 })
     const got = await call(app, 'GET', `/api/v1/servers/${server.slug}/banner`)
@@ -53,7 +54,7 @@ describe('PUT /api/v1/me/servers/{slug}/banner', () => {
   })
 
   test('a wrong size, an HTML file sent as image/png, a 2 MiB image or a non-image type: 400 saying why; nothing kept', async () => {
-    const { rt, upload } = await setup()
+    const { rt, upload } = await setup(backend)
     const cases: [Uint8Array | string, string | null, string][] = [
       [png(469, 60), 'image/png', 'banner must be 468×60 pixels; this PNG is 469×60'],
       [animatedGif(468, 61), 'image/gif', 'banner must be 468×60 pixels; this GIF is 468×61'],
@@ -67,11 +68,11 @@ describe('PUT /api/v1/me/servers/{slug}/banner', () => {
       const r = await upload(bytes, type)
       expect({ status: r.status, body: await r.json() }).toEqual({ status: 400, body: refused(message) })
     }
-    expect(rt.db.query('SELECT count(*) AS n FROM server_banner').get()).toEqual({ n: 0 })
+    expect(await rt.row('SELECT count(*) AS n FROM server_banner')).toEqual({ n: 0 })
   })
 
   test('a body over 4 MiB is 413 unread; another owner is 403; no session 401; DELETE removes it', async () => {
-    const { app, server, upload, alice, bob } = await setup()
+    const { app, server, upload, alice, bob } = await setup(backend)
     const huge = await upload(new Uint8Array(5 * 1024 * 1024), 'image/png')
     expect(huge.status).toBe(413)
     expect((await huge.json()).error.code).toBe('PAYLOAD_TOO_LARGE')

@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, expect, test } from 'bun:test'
 import { runPingRound } from '../../src/stats/round.ts'
-import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { describeBackends } from '../backends.ts'
+import { call, cleanupTemp, seedServer, siteOn, testApp } from '../helpers.ts'
 import { javaServer } from '../stats/peers.ts'
 import { dataUrl, png } from './images.ts'
 import { expectServedImage } from './served-image.ts'
@@ -10,12 +11,12 @@ afterAll(cleanupTemp)
 const START = Date.UTC(2026, 10, 22, 12, 0, 0)
 const MOTD = { text: '§6Emerald ', extra: [{ text: 'Valley', color: '#3FA9F5', bold: true }, { text: '\n§aSurvival §l1.21', italic: true }] }
 
-describe('the icon and MOTD of a real Java server, after one ping round', () => {
+describeBackends('the icon and MOTD of a real Java server, after one ping round', (backend) => {
   test('the icon is served as its PNG; the row shows icon, coloured MOTD without §, copy address and Vote', async () => {
     const favicon = png(64, 64, [200, 40, 40])
     const peer = await javaServer({ version: '1.21.4', online: 5, max: 50, motd: MOTD, favicon: dataUrl(favicon) })
     try {
-      const rt = testRuntime({ network: { allow_private_targets: true }, stats: { ping_interval_seconds: 60, ping_timeout_seconds: 10 } }, START)
+      const rt = await siteOn(backend, { network: { allow_private_targets: true }, stats: { ping_interval_seconds: 60, ping_timeout_seconds: 10 } }, START)
       const { server } = await seedServer(rt, { name: 'Emerald Valley', host: '127.0.0.1', port: peer.port })
       const app = await testApp(rt)
       await runPingRound(rt, rt.clock.now(), { spreadMs: 0 })
@@ -44,12 +45,12 @@ describe('the icon and MOTD of a real Java server, after one ping round', () => 
   }, 30_000)
 
   test('written only when it changes; kept while the server is down; removed when it answers without a valid one', async () => {
-    const rt = testRuntime({ network: { allow_private_targets: true }, stats: { ping_interval_seconds: 60, ping_timeout_seconds: 10 } }, START)
+    const rt = await siteOn(backend, { network: { allow_private_targets: true }, stats: { ping_interval_seconds: 60, ping_timeout_seconds: 10 } }, START)
     // The peer reads its options at each ping: changing `favicon` changes its next answer.
     const opts = { online: 1, max: 10, motd: 'hi', favicon: dataUrl(png(64, 64, [1, 2, 3])) as string | undefined }
     const peer = await javaServer(opts)
     const { server } = await seedServer(rt, { name: 'Changing', host: '127.0.0.1', port: peer.port })
-    const iconRow = () => rt.db.query('SELECT hash, updated_at AS at FROM server_icon WHERE server_num = ?').get(server.num) as { hash: string; at: number } | null
+    const iconRow = () => rt.row<{ hash: string; at: number }>('SELECT hash, updated_at AS at FROM server_icon WHERE server_num = ?', server.num)
     const round = async () => {
       rt.clock.advance(60_000)
       await runPingRound(rt, rt.clock.now(), { spreadMs: 0 })
@@ -57,31 +58,32 @@ describe('the icon and MOTD of a real Java server, after one ping round', () => 
     let kept
     try {
       await round()
-      kept = iconRow()!
+      kept = (await iconRow())!
       await round()
-      expect(iconRow()).toEqual(kept) // the same icon: not written again
+      expect(await iconRow()).toEqual(kept) // the same icon: not written again
       opts.favicon = dataUrl(png(48, 48, [9, 9, 9]))
       await round()
-      expect(iconRow()!.hash).not.toBe(kept.hash)
-      kept = iconRow()!
+      expect((await iconRow())!.hash).not.toBe(kept.hash)
+      kept = (await iconRow())!
     } finally {
       await peer.close()
     }
     await round()
-    expect(rt.store.servers.status(server.num)?.online).toBe(false)
-    expect(iconRow()).toEqual(kept)
+    expect((await rt.store.servers.status(server.num))?.online).toBe(false)
+    expect(await iconRow()).toEqual(kept)
     // Up again without a favicon, then with one too large for an icon (128×128): no icon.
     for (const favicon of [undefined, dataUrl(png(128, 128))]) {
       const again = await javaServer({ online: 1, max: 10, motd: 'hi', favicon })
-      rt.db.run('UPDATE server SET port = ? WHERE num = ?', [again.port, server.num])
-      rt.db.run('INSERT OR REPLACE INTO server_icon (server_num, png, hash, updated_at) VALUES (?, ?, ?, 0)', [server.num, png(64, 64), 'earlier'])
+      await rt.rows('UPDATE server SET port = ? WHERE num = ?', again.port, server.num)
+      await rt.rows('DELETE FROM server_icon WHERE server_num = ?', server.num)
+      await rt.rows('INSERT INTO server_icon (server_num, png, hash, updated_at) VALUES (?, ?, ?, 0)', server.num, png(64, 64), 'earlier')
       try {
         await round()
       } finally {
         await again.close()
       }
-      expect(rt.store.servers.status(server.num)?.online).toBe(true)
-      expect(iconRow()).toBeNull()
+      expect((await rt.store.servers.status(server.num))?.online).toBe(true)
+      expect(await iconRow()).toBeNull()
     }
     // The site's own icon stands in.
     const app = await testApp(rt)

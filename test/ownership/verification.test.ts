@@ -1,5 +1,6 @@
-import { afterAll, afterEach, describe, expect, test } from 'bun:test'
-import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+import { afterAll, afterEach, expect, test } from 'bun:test'
+import { describeBackends, type Backend } from '../backends.ts'
+import { call, cleanupTemp, siteOn, testApp } from '../helpers.ts'
 import { as, json, ownerSession } from '../owner/session.ts'
 import { refusedPort } from '../stats/peers.ts'
 import { bedrockMotdServer, javaMotdServer, type MotdServer } from './minecraft-servers.ts'
@@ -15,8 +16,8 @@ const started = async (p: Promise<MotdServer>) => {
 }
 
 // The site on loopback (private targets allowed, so it may ping 127.0.0.1), with an owner.
-async function site(config: Record<string, Record<string, unknown>> = {}) {
-  const rt = testRuntime({ ...config, network: { allow_private_targets: true } })
+async function site(backend: Backend, config: Record<string, Record<string, unknown>> = {}) {
+  const rt = await siteOn(backend, { ...config, network: { allow_private_targets: true } })
   const app = await testApp(rt)
   const alice = await ownerSession(rt, 'alice@example.com')
   return { rt, app, alice: as(app, alice.headers) }
@@ -38,9 +39,9 @@ const publicStatuses = async (app: Parameters<typeof call>[0], slug: string) => 
   ranked: (await (await call(app, 'GET', '/')).text()).includes(`href="/serveur/${slug}"`),
 })
 
-describe('proving ownership through the MOTD', () => {
+describeBackends('proving ownership through the MOTD', (backend) => {
   test('a Java server (minecraft-protocol): off the public site until the token is in its MOTD; stays verified without it; a new address resets it', async () => {
-    const { app, alice } = await site({ listing: { require_verification: true } })
+    const { app, alice } = await site(backend, { listing: { require_verification: true } })
     const mc = await started(javaMotdServer('A Minecraft Server'))
     const created = await json(await alice('POST', '/api/v1/me/servers', { name: 'Emerald Valley', host: '127.0.0.1', port: mc.port }))
     expect(created.body.server).toMatchObject({ verified: false, verifiedAt: null, listed: false, unlistedReason: 'unverified', rank: null })
@@ -93,7 +94,7 @@ describe('proving ownership through the MOTD', () => {
   })
 
   test('a Bedrock server (bedrock-protocol): the token in the advertised MOTD or world name', async () => {
-    const { app, alice } = await site()
+    const { app, alice } = await site(backend)
     const bedrock = await started(bedrockMotdServer('Dedicated Server', 'Bedrock level'))
     await alice('POST', '/api/v1/me/servers', { name: 'Stone Isle', host: '127.0.0.1', port: bedrock.port, edition: 'bedrock' })
     // Without require_verification an unverified server is listed.
@@ -113,7 +114,7 @@ describe('proving ownership through the MOTD', () => {
   })
 
   test('two accounts list one server: the verified one keeps the address, and the latest proof wins', async () => {
-    const { rt, app, alice } = await site()
+    const { rt, app, alice } = await site(backend)
     const bob = as(app, (await ownerSession(rt, 'bob@example.com')).headers)
     const mc = await started(javaMotdServer('A Minecraft Server'))
     await alice('POST', '/api/v1/me/servers', { name: 'Real', host: '127.0.0.1', port: mc.port })
@@ -137,7 +138,7 @@ describe('proving ownership through the MOTD', () => {
   })
 
   test('a server that does not answer: 409 with the ping\'s error; the checks are rate limited per server', async () => {
-    const { alice } = await site({ limits: { verifications_per_minute: 2 } })
+    const { alice } = await site(backend, { limits: { verifications_per_minute: 2 } })
     const port = await refusedPort()
     await alice('POST', '/api/v1/me/servers', { name: 'Gone', host: '127.0.0.1', port })
     const down = await json(await alice('POST', '/api/v1/me/servers/gone/verification'))
@@ -156,7 +157,7 @@ describe('proving ownership through the MOTD', () => {
   })
 
   test('only the owner (or an admin) sees the token or verifies', async () => {
-    const { rt, app, alice } = await site()
+    const { rt, app, alice } = await site(backend)
     const bob = as(app, (await ownerSession(rt, 'bob@example.com')).headers)
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'play.example.com' })
     expect((await json(await bob('GET', '/api/v1/me/servers/alpha/verification'))).status).toBe(403)

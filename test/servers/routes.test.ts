@@ -1,7 +1,8 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, expect, test } from 'bun:test'
 import { createKey } from '../../src/keys/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
-import { call, cleanupTemp, keyRow, testApp, testRuntime } from '../helpers.ts'
+import { describeBackends, type Backend } from '../backends.ts'
+import { call, cleanupTemp, keyRow, siteOn, testApp } from '../helpers.ts'
 import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
@@ -10,8 +11,8 @@ const error = (code: string, message: unknown = expect.any(String), field?: stri
 const invalid = (message: unknown, field?: string) => ({ status: 400, body: error('INVALID_PARAMETER', message, field) })
 
 // An admin (the first account), two owners, and the app.
-async function setup(config = {}) {
-  const rt = testRuntime(config)
+async function setup(backend: Backend, config = {}) {
+  const rt = await siteOn(backend, config)
   const app = await testApp(rt)
   const admin = await ownerSession(rt, 'admin@example.com')
   const alice = await ownerSession(rt, 'alice@example.com')
@@ -19,9 +20,9 @@ async function setup(config = {}) {
   return { rt, app, admin: as(app, admin.headers), alice: as(app, alice.headers), bob: as(app, bob.headers), aliceUser: alice.user }
 }
 
-describe('POST /api/v1/me/servers', () => {
+describeBackends('POST /api/v1/me/servers', (backend) => {
   test('201 with the server; the slug is made from the name, unique, and a given slug is kept', async () => {
-    const { rt, alice, bob } = await setup()
+    const { rt, alice, bob } = await setup(backend)
     const r = await json(await alice('POST', '/api/v1/me/servers', {
       name: 'Émeraude Valley!', host: 'Play.Example.com', port: 25570, edition: 'java', modes: ['survival', 'pvp'],
       version: '1.21.4', description: 'Friendly survival', website: 'https://example.com',
@@ -53,7 +54,7 @@ describe('POST /api/v1/me/servers', () => {
   })
 
   test('every bad field is a 400 naming it, in the message and in error.field', async () => {
-    const { alice } = await setup()
+    const { alice } = await setup(backend)
     const ok = { name: 'Valid', host: 'play.example.com' }
     const cases: [Record<string, unknown>, string, string | RegExp][] = [
       [{ host: 'play.example.com' }, 'name', 'name must be 1 to 64 characters long'],
@@ -94,20 +95,20 @@ describe('POST /api/v1/me/servers', () => {
   })
 
   test('private hosts are accepted where network.allow_private_targets = true', async () => {
-    const { alice } = await setup({ network: { allow_private_targets: true } })
+    const { alice } = await setup(backend, { network: { allow_private_targets: true } })
     expect((await alice('POST', '/api/v1/me/servers', { name: 'Local', host: '127.0.0.1', port: 25565 })).status).toBe(201)
   })
 })
 
-describe('my servers', () => {
+describeBackends('my servers', (backend) => {
   test('GET lists only my own servers, with this month\'s rank and votes', async () => {
-    const { rt, alice, bob } = await setup()
+    const { rt, alice, bob } = await setup(backend)
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
     await alice('POST', '/api/v1/me/servers', { name: 'Beta', host: 'beta.example.com' })
     await bob('POST', '/api/v1/me/servers', { name: 'Gamma', host: 'gamma.example.com' })
-    const gamma = rt.store.servers.bySlug('gamma')!
+    const gamma = (await rt.store.servers.bySlug('gamma'))!
     for (const pseudo of ['Steve', 'Alex']) await recordVote(rt, gamma, pseudo, [null])
-    await recordVote(rt, rt.store.servers.bySlug('beta')!, 'Notch', [null])
+    await recordVote(rt, (await rt.store.servers.bySlug('beta'))!, 'Notch', [null])
     const mine = await json(await alice('GET', '/api/v1/me/servers'))
     expect(mine.status).toBe(200)
     expect(mine.body.servers.map((s: { slug: string; rank: number; monthlyVotes: number; totalVotes: number }) => [s.slug, s.rank, s.monthlyVotes, s.totalVotes]))
@@ -117,7 +118,7 @@ describe('my servers', () => {
   })
 
   test('GET one: mine with its channels; another owner\'s is 403, an unknown slug 404; an admin sees any', async () => {
-    const { alice, bob, admin } = await setup()
+    const { alice, bob, admin } = await setup(backend)
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
     const r = await json(await alice('GET', '/api/v1/me/servers/alpha'))
     expect(r.status).toBe(200)
@@ -128,7 +129,7 @@ describe('my servers', () => {
   })
 
   test('PATCH changes the given fields only; the slug cannot change; bad values are 400', async () => {
-    const { rt, alice } = await setup()
+    const { rt, alice } = await setup(backend)
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com', port: 25570, modes: ['pvp'], description: 'old' })
     rt.clock.advance(1000)
     const r = await json(await alice('PATCH', '/api/v1/me/servers/alpha', { name: 'Alpha Two', port: null, modes: ['smp', 'creative'], website: 'http://alpha.example.com' }))
@@ -153,48 +154,48 @@ describe('my servers', () => {
     ] as const) {
       expect(await json(await alice('PATCH', '/api/v1/me/servers/alpha', body))).toEqual(invalid(message, Object.keys(body)[0]))
     }
-    expect(rt.store.servers.bySlug('alpha')).toMatchObject({ name: 'Alpha Two', port: null, edition: 'java' })
+    expect(await rt.store.servers.bySlug('alpha')).toMatchObject({ name: 'Alpha Two', port: null, edition: 'java' })
   })
 
   test('PATCH and DELETE on another owner\'s server are 403, on an unknown slug 404, and change nothing', async () => {
-    const { rt, alice, bob } = await setup()
+    const { rt, alice, bob } = await setup(backend)
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
     expect(await json(await bob('PATCH', '/api/v1/me/servers/alpha', { name: 'Mine now' }))).toEqual({ status: 403, body: error('FORBIDDEN') })
     expect(await json(await bob('DELETE', '/api/v1/me/servers/alpha'))).toEqual({ status: 403, body: error('FORBIDDEN') })
     expect(await json(await bob('PATCH', '/api/v1/me/servers/ghost', { name: 'x' }))).toEqual({ status: 404, body: error('NOT_FOUND') })
     expect(await json(await bob('DELETE', '/api/v1/me/servers/ghost'))).toEqual({ status: 404, body: error('NOT_FOUND') })
-    expect(rt.store.servers.bySlug('alpha')!.name).toBe('Alpha')
+    expect((await rt.store.servers.bySlug('alpha'))!.name).toBe('Alpha')
   })
 
   test('DELETE removes the server with its votes and keys', async () => {
-    const { rt, alice } = await setup()
+    const { rt, alice } = await setup(backend)
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
-    const server = rt.store.servers.bySlug('alpha')!
+    const server = (await rt.store.servers.bySlug('alpha'))!
     const { key } = await createKey(rt, server.id)
     await recordVote(rt, server, 'Steve', ['203.0.113.5'])
     expect(await json(await alice('DELETE', '/api/v1/me/servers/alpha'))).toEqual({ status: 200, body: { ok: true } })
-    expect(rt.store.servers.bySlug('alpha')).toBeNull()
-    expect(keyRow(rt, key)).toBeNull()
-    expect(rt.db.query('SELECT count(*) AS n FROM vote').get()).toEqual({ n: 0 })
+    expect(await rt.store.servers.bySlug('alpha')).toBeNull()
+    expect(await keyRow(rt, key)).toBeNull()
+    expect(await rt.row('SELECT count(*) AS n FROM vote')).toEqual({ n: 0 })
     expect((await alice('GET', '/api/v1/me/servers/alpha')).status).toBe(404)
     // The slug is free again.
     expect((await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })).status).toBe(201)
   })
 })
 
-describe('admin: servers', () => {
+describeBackends('admin: servers', (backend) => {
   test('an admin lists every server with its owner, hides and shows any, deletes any; owners cannot hide', async () => {
-    const { rt, alice, bob, admin, aliceUser } = await setup()
+    const { rt, alice, bob, admin, aliceUser } = await setup(backend)
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
     await bob('POST', '/api/v1/me/servers', { name: 'Gamma', host: 'gamma.example.com' })
-    await recordVote(rt, rt.store.servers.bySlug('gamma')!, 'Steve', [null])
+    await recordVote(rt, (await rt.store.servers.bySlug('gamma'))!, 'Steve', [null])
 
     expect(await json(await alice('PATCH', '/api/v1/me/servers/alpha', { hidden: true }))).toEqual({
       status: 403, body: error('FORBIDDEN', 'only an administrator can hide or show a server'),
     })
     const hidden = await json(await admin('PATCH', '/api/v1/me/servers/alpha', { hidden: true }))
     expect(hidden.body.server).toMatchObject({ slug: 'alpha', hidden: true, rank: null })
-    expect(rt.store.ranking.page('2026-11', {}, 10, 0).rows.map((r) => r.slug)).toEqual(['gamma'])
+    expect((await rt.store.ranking.page('2026-11', {}, 10, 0)).rows.map((r) => r.slug)).toEqual(['gamma'])
     // The owner still sees it, marked hidden.
     expect((await json(await alice('GET', '/api/v1/me/servers'))).body.servers[0]).toMatchObject({ slug: 'alpha', hidden: true })
 
@@ -206,14 +207,14 @@ describe('admin: servers', () => {
 
     expect((await json(await admin('PATCH', '/api/v1/me/servers/alpha', { hidden: false }))).body.server).toMatchObject({ hidden: false, rank: 2 })
     expect((await admin('DELETE', '/api/v1/me/servers/gamma')).status).toBe(200)
-    expect(rt.store.servers.bySlug('gamma')).toBeNull()
+    expect(await rt.store.servers.bySlug('gamma')).toBeNull()
     expect(await json(await alice('GET', '/api/v1/admin/servers'))).toEqual({ status: 403, body: error('FORBIDDEN', 'administrators only') })
   })
 })
 
-describe('guards', () => {
+describeBackends('guards', (backend) => {
   test('without a session every owner route is 401; a cross-site Origin on any state change is 403 and changes nothing', async () => {
-    const { rt, app, alice } = await setup()
+    const { rt, app, alice } = await setup(backend)
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
     const routes: [string, string, unknown?][] = [
       ['GET', '/api/v1/me/servers'], ['POST', '/api/v1/me/servers', { name: 'X', host: 'x.example.com' }],
@@ -236,11 +237,11 @@ describe('guards', () => {
       const r = await json(await call(app, method, path.replace('alpha', 'carol'), { body, headers: { ...session, origin: 'https://evil.example' } }))
       expect({ method, path, ...r }).toEqual({ method, path, status: 403, body: error('FORBIDDEN', expect.stringContaining('cross-site')) })
     }
-    const server = rt.store.servers.bySlug('carol')!
+    const server = (await rt.store.servers.bySlug('carol'))!
     expect(server.name).toBe('Carol')
-    expect(rt.store.keys.byServer(server.id)).toEqual([])
-    expect(rt.store.channels.webhook(server.id)).toBeNull()
-    expect(rt.store.channels.votifier(server.id)).toBeNull()
-    expect(rt.store.servers.byOwner(server.ownerId).length).toBe(1)
+    expect(await rt.store.keys.byServer(server.id)).toEqual([])
+    expect(await rt.store.channels.webhook(server.id)).toBeNull()
+    expect(await rt.store.channels.votifier(server.id)).toBeNull()
+    expect((await rt.store.servers.byOwner(server.ownerId)).length).toBe(1)
   })
 })

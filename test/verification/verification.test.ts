@@ -6,7 +6,8 @@ import { createKey } from '../../src/keys/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { ErrorBody } from '../../src/http/schema.ts'
 import { CheckResult, ClaimResult, ServerStatistics, VoteList } from '../../src/verification/schema.ts'
-import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { describeBackends, type Backend } from '../backends.ts'
+import { call, cleanupTemp, seedServer, siteOn, testApp } from '../helpers.ts'
 
 afterAll(cleanupTemp)
 
@@ -25,8 +26,8 @@ async function conforming(path: string, r: Response): Promise<Response> {
   return r
 }
 
-async function setup(config: ConfigInput = {}, start?: number) {
-  const rt = testRuntime(config, start)
+async function setup(backend: Backend, config: ConfigInput = {}, start?: number) {
+  const rt = await siteOn(backend, config, start)
   const app = await testApp(rt)
   const seeded = await seedServer(rt)
   const vote = (pseudo: string, ...addresses: string[]) => recordVote(rt, seeded.server, pseudo, addresses)
@@ -59,416 +60,418 @@ async function expectError(r: Response, status: number, code: string, message?: 
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-describe('check', () => {
-  test('reports the most recent vote in the window, with ms timestamps and nextVoteAt = vote + interval', async () => {
-    const s = await setup({ votes: { interval_minutes: 90 } })
-    const first = await s.vote('Steve', '203.0.113.7')
-    s.rt.clock.advance(2 * HOUR)
-    const second = await s.vote('Steve', '203.0.113.7')
-    s.rt.clock.advance(5 * MIN)
-    const body = await s.check('pseudo=steve&window=1440')
-    expect(body).toEqual({
-      ok: true, hasVoted: true, pseudo: 'steve', votedAt: iso(second.vote.createdAt),
-      nextVoteAt: iso(second.vote.createdAt + 90 * MIN), claimed: false, window: 1440,
+describeBackends('the verification API', (backend) => {
+  describe('check', () => {
+    test('reports the most recent vote in the window, with ms timestamps and nextVoteAt = vote + interval', async () => {
+      const s = await setup(backend, { votes: { interval_minutes: 90 } })
+      const first = await s.vote('Steve', '203.0.113.7')
+      s.rt.clock.advance(2 * HOUR)
+      const second = await s.vote('Steve', '203.0.113.7')
+      s.rt.clock.advance(5 * MIN)
+      const body = await s.check('pseudo=steve&window=1440')
+      expect(body).toEqual({
+        ok: true, hasVoted: true, pseudo: 'steve', votedAt: iso(second.vote.createdAt),
+        nextVoteAt: iso(second.vote.createdAt + 90 * MIN), claimed: false, window: 1440,
+      })
+      expect(body.votedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+      expect(second.vote.createdAt).toBeGreaterThan(first.vote.createdAt)
     })
-    expect(body.votedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
-    expect(second.vote.createdAt).toBeGreaterThan(first.vote.createdAt)
-  })
 
-  test('no vote: hasVoted false, nulls, the pseudo asked for echoed', async () => {
-    const s = await setup()
-    expect(await s.check('pseudo=Nobody')).toEqual({ ok: true, hasVoted: false, pseudo: 'Nobody', votedAt: null, nextVoteAt: null, claimed: false, window: 120 })
-    expect(await s.check('ip=198.51.100.1')).toEqual({ ok: true, hasVoted: false, pseudo: null, votedAt: null, nextVoteAt: null, claimed: false, window: 120 })
-  })
-
-  test('by ip alone it answers the pseudo of the vote found', async () => {
-    const s = await setup()
-    await s.vote('Steve', '203.0.113.7')
-    expect(await s.check('ip=203.0.113.7')).toMatchObject({ hasVoted: true, pseudo: 'Steve' })
-  })
-
-  test('neither pseudo nor ip: 400; both: one vote must match both', async () => {
-    const s = await setup()
-    await s.vote('Steve', '203.0.113.7')
-    await s.vote('Alex', '198.51.100.1')
-    await expectError(await s.get('/api/v1/votes/check'), 400, 'INVALID_PARAMETER', 'pseudo or ip is required')
-    await expectError(await s.get('/api/v1/votes/check?window=60'), 400, 'INVALID_PARAMETER', 'pseudo or ip is required')
-    expect((await s.check('pseudo=Steve&ip=203.0.113.7')).hasVoted).toBe(true)
-    // Each matches a vote, but not the same vote.
-    expect((await s.check('pseudo=Steve&ip=198.51.100.1')).hasVoted).toBe(false)
-    expect((await s.check('pseudo=Alex&ip=203.0.113.7')).hasVoted).toBe(false)
-    expect(await s.check('pseudo=Alex&ip=198.51.100.1')).toMatchObject({ hasVoted: true, pseudo: 'Alex' })
-  })
-
-  test('IPv6 matches on the /64: another address of the same /64 yes, another /64 no', async () => {
-    const s = await setup()
-    await s.vote('Steve', '2001:db8:1:2::10')
-    expect((await s.check('ip=2001:db8:1:2:ffff:ffff:ffff:ffff')).hasVoted).toBe(true)
-    expect((await s.check('ip=2001:db8:1:2::10')).hasVoted).toBe(true)
-    expect((await s.check('ip=2001:db8:1:3::10')).hasVoted).toBe(false)
-    expect((await s.check('ip=2001:db8:1::10')).hasVoted).toBe(false)
-  })
-
-  test('IPv4-mapped IPv6 is the IPv4 address, both ways', async () => {
-    const s = await setup()
-    await s.vote('Steve', '203.0.113.7')
-    await s.vote('Alex', '::ffff:198.51.100.1')
-    expect((await s.check(`ip=${encodeURIComponent('::ffff:203.0.113.7')}`)).hasVoted).toBe(true)
-    expect(await s.check('ip=198.51.100.1')).toMatchObject({ hasVoted: true, pseudo: 'Alex' })
-    expect((await s.check('ip=203.0.113.8')).hasVoted).toBe(false)
-  })
-
-  test('a vote recorded with both families (dual-stack) matches either address', async () => {
-    const s = await setup()
-    await s.vote('Steve', '198.51.100.9', '2001:db8:9:9::1')
-    expect((await s.check('ip=198.51.100.9')).hasVoted).toBe(true)
-    expect((await s.check('ip=2001:db8:9:9::abcd')).hasVoted).toBe(true)
-  })
-
-  test('a malformed ip or pseudo is 400 naming it', async () => {
-    const s = await setup()
-    await expectError(await s.get('/api/v1/votes/check?ip=300.1.1.1'), 400, 'INVALID_PARAMETER', 'ip must be an IPv4 or IPv6 address')
-    await expectError(await s.get('/api/v1/votes/check?ip=example.com'), 400, 'INVALID_PARAMETER', /^ip /)
-    await expectError(await s.get('/api/v1/votes/check?pseudo=no'), 400, 'INVALID_PARAMETER', /^pseudo /)
-    await expectError(await s.get('/api/v1/votes/check?pseudo=bad%20name'), 400, 'INVALID_PARAMETER', /^pseudo /)
-    await expectError(await s.get('/api/v1/votes/check?pseudo=Steve&format=xml'), 400, 'INVALID_PARAMETER', 'format must be json or text')
-  })
-
-  test('checking changes nothing', async () => {
-    const s = await setup()
-    await s.vote('Steve')
-    for (let i = 0; i < 3; i++) expect((await s.check('pseudo=Steve')).claimed).toBe(false)
-    expect(await s.claim('pseudo=Steve')).toMatchObject({ claimed: true })
-  })
-})
-
-describe('window and duration', () => {
-  test('bounds: 1 and 1440 accepted, 0, 1441, non-integers and junk refused with the contract message', async () => {
-    const s = await setup()
-    for (const w of ['1', '1440']) expect((await s.check(`pseudo=Steve&window=${w}`)).window).toBe(Number(w))
-    for (const w of ['0', '1441', '1.5', 'abc', '', '-5', '0x10', '5e1', '+5', '99999999999']) {
-      await expectError(await s.get(`/api/v1/votes/check?pseudo=Steve&window=${w}`), 400, 'INVALID_PARAMETER', 'window must be an integer from 1 to 1440')
-      await expectError(await s.get(`/api/v1/votes/check?pseudo=Steve&duration=${w}`), 400, 'INVALID_PARAMETER', 'duration must be an integer from 1 to 1440')
-    }
-    await expectError(await s.post('/api/v1/votes/claim?pseudo=Steve&window=1441'), 400, 'INVALID_PARAMETER', 'window must be an integer from 1 to 1440')
-  })
-
-  test('the window holds votes less than W minutes old', async () => {
-    const s = await setup()
-    const v = await s.vote('Steve')
-    s.rt.clock.set(v.vote.createdAt + MIN - 1)
-    expect((await s.check('pseudo=Steve&window=1')).hasVoted).toBe(true)
-    s.rt.clock.set(v.vote.createdAt + MIN)
-    expect((await s.check('pseudo=Steve&window=1')).hasVoted).toBe(false)
-    expect((await s.check('pseudo=Steve')).hasVoted).toBe(true)
-    // Default 120: a vote exactly one interval old is out, the moment the player may vote again.
-    s.rt.clock.set(v.vote.createdAt + 120 * MIN)
-    expect(await s.check('pseudo=Steve')).toMatchObject({ hasVoted: false, window: 120 })
-    expect((await s.check('pseudo=Steve&window=1440')).hasVoted).toBe(true)
-    s.rt.clock.set(v.vote.createdAt + 1440 * MIN)
-    expect((await s.check('pseudo=Steve&duration=1440')).hasVoted).toBe(false)
-  })
-
-  test('duration is a synonym; both given must be equal', async () => {
-    const s = await setup()
-    expect((await s.check('pseudo=Steve&duration=30')).window).toBe(30)
-    expect((await s.check('pseudo=Steve&duration=30&window=30')).window).toBe(30)
-    await expectError(await s.get('/api/v1/votes/check?pseudo=Steve&window=30&duration=31'), 400, 'INVALID_PARAMETER', /window and duration/)
-    await expectError(await s.post('/api/v1/votes/claim?pseudo=Steve&window=30&duration=31'), 400, 'INVALID_PARAMETER', /window and duration/)
-  })
-})
-
-describe('claim (the state table)', () => {
-  test('unclaimed → claimed: claimed true with the vote; check then reports claimed', async () => {
-    const s = await setup()
-    const v = await s.vote('Steve', '203.0.113.7')
-    expect(await s.claim('pseudo=STEVE')).toEqual({ ok: true, claimed: true, vote: { id: v.vote.id, pseudo: 'Steve', votedAt: iso(v.vote.createdAt) } })
-    expect(await s.check('pseudo=Steve')).toMatchObject({ hasVoted: true, claimed: true })
-    expect(s.rt.db.query('SELECT claimed_at AS c FROM vote').get()).toEqual({ c: s.rt.clock.now() })
-  })
-
-  test('claimed → claimed: claimed false, reason ALREADY_CLAIMED, HTTP 200', async () => {
-    const s = await setup()
-    await s.vote('Steve')
-    await s.claim('pseudo=Steve')
-    expect(await s.claim('pseudo=Steve')).toEqual({ ok: true, claimed: false, reason: 'ALREADY_CLAIMED' })
-  })
-
-  test('no recent vote: claimed false, reason NO_VOTE, nothing changes', async () => {
-    const s = await setup()
-    expect(await s.claim('pseudo=Steve')).toEqual({ ok: true, claimed: false, reason: 'NO_VOTE' })
-    const v = await s.vote('Steve')
-    s.rt.clock.set(v.vote.createdAt + 120 * MIN)
-    expect(await s.claim('pseudo=Steve')).toEqual({ ok: true, claimed: false, reason: 'NO_VOTE' })
-    expect(s.rt.db.query('SELECT claimed_at AS c FROM vote').get()).toEqual({ c: null })
-    // A wider window reaches it.
-    expect(await s.claim('pseudo=Steve&duration=121')).toMatchObject({ claimed: true })
-  })
-
-  test('claims the OLDEST unclaimed vote in the window, one per call', async () => {
-    const s = await setup()
-    const a = await s.vote('Steve')
-    s.rt.clock.advance(2 * HOUR)
-    const b = await s.vote('Steve')
-    s.rt.clock.advance(2 * HOUR)
-    const c = await s.vote('Steve')
-    s.rt.clock.advance(MIN)
-    const claimed = [] as string[]
-    for (let i = 0; i < 3; i++) claimed.push((await s.claim('pseudo=Steve&window=1440')).vote.id)
-    expect(claimed).toEqual([a.vote.id, b.vote.id, c.vote.id])
-    expect(await s.claim('pseudo=Steve&window=1440')).toMatchObject({ claimed: false, reason: 'ALREADY_CLAIMED' })
-  })
-
-  test('only votes inside the window are claimed; the default window is 120 minutes', async () => {
-    const s = await setup()
-    const old = await s.vote('Steve')
-    s.rt.clock.advance(3 * HOUR)
-    const recent = await s.vote('Steve')
-    expect((await s.claim('pseudo=Steve')).vote.id).toBe(recent.vote.id)
-    expect((await s.claim('pseudo=Steve')).reason).toBe('ALREADY_CLAIMED')
-    expect((await s.claim('pseudo=Steve&window=1440')).vote.id).toBe(old.vote.id)
-  })
-
-  test('pseudo is required; format=text answers 1 or 0', async () => {
-    const s = await setup()
-    await expectError(await s.post('/api/v1/votes/claim'), 400, 'INVALID_PARAMETER', /^pseudo is required/)
-    await s.vote('Steve')
-    const first = await s.post('/api/v1/votes/claim?pseudo=Steve&format=text')
-    expect([first.status, first.headers.get('content-type'), await first.text()]).toEqual([200, 'text/plain; charset=utf-8', '1'])
-    expect(await (await s.post('/api/v1/votes/claim?pseudo=Steve&format=text')).text()).toBe('0')
-  })
-
-  test('a vote of another server is not seen or claimed', async () => {
-    const s = await setup()
-    const other = await seedServer(s.rt, { name: 'Other Place', slug: 'other-place' }, 'other@example.com')
-    await recordVote(s.rt, other.server, 'Steve', ['203.0.113.7'])
-    expect((await s.check('pseudo=Steve')).hasVoted).toBe(false)
-    expect((await s.check('ip=203.0.113.7')).hasVoted).toBe(false)
-    expect((await s.claim('pseudo=Steve')).reason).toBe('NO_VOTE')
-  })
-})
-
-describe('format=text', () => {
-  test('check answers 1 or 0 as text/plain; errors are one line with the same status', async () => {
-    const s = await setup()
-    await s.vote('Steve')
-    const yes = await s.get('/api/v1/votes/check?pseudo=Steve&format=text')
-    expect([yes.status, yes.headers.get('content-type'), await yes.text()]).toEqual([200, 'text/plain; charset=utf-8', '1'])
-    const no = await s.get('/api/v1/votes/check?pseudo=Alex&format=text')
-    expect(await no.text()).toBe('0')
-    expect(no.headers.get('ratelimit-limit')).toBe('600')
-    const bad = await s.get('/api/v1/votes/check?pseudo=Steve&window=0&format=text')
-    expect([bad.status, bad.headers.get('content-type'), await bad.text()])
-      .toEqual([400, 'text/plain; charset=utf-8', 'INVALID_PARAMETER: window must be an integer from 1 to 1440\n'])
-    const unauth = await s.get('/api/v1/votes/check?pseudo=Steve&format=text', {})
-    expect([unauth.status, await unauth.text()]).toEqual([401, expect.stringMatching(/^MISSING_KEY: .+\n$/)])
-  })
-})
-
-describe('the API key', () => {
-  test('accepted in any of the three places', async () => {
-    const s = await setup()
-    await s.vote('Steve')
-    const placements: [string, Record<string, string>][] = [
-      [`&key=${s.key}`, {}],
-      ['', { 'X-Api-Key': s.key }],
-      ['', { Authorization: `Bearer ${s.key}` }],
-      ['', { authorization: `bearer ${s.key}` }],
-    ]
-    for (const [query, headers] of placements) {
-      const r = await s.get(`/api/v1/votes/check?pseudo=Steve${query}`, headers)
-      expect(r.status).toBe(200)
-      expect((await r.json()).hasVoted).toBe(true)
-    }
-  })
-
-  test('several placements must agree: equal ones pass, different ones are 400', async () => {
-    const s = await setup()
-    const other = (await createKey(s.rt, s.server.id)).key
-    const ok = await s.get(`/api/v1/votes/check?pseudo=Steve&key=${s.key}`, { 'X-Api-Key': s.key, Authorization: `Bearer ${s.key}` })
-    expect(ok.status).toBe(200)
-    const conflicts: [string, Record<string, string>][] = [
-      [`&key=${other}`, { 'X-Api-Key': s.key }],
-      ['', { 'X-Api-Key': s.key, Authorization: `Bearer ${other}` }],
-      [`&key=${s.key}`, { Authorization: `Bearer ${other}` }],
-      [`&key=${s.key}`, { 'X-Api-Key': s.key, Authorization: 'Bearer vlk_unknown' }],
-    ]
-    for (const [query, headers] of conflicts) {
-      await expectError(await s.get(`/api/v1/votes/check?pseudo=Steve${query}`, headers), 400, 'INVALID_PARAMETER', /^key: /)
-    }
-  })
-
-  test('no key: 401 MISSING_KEY; unknown, revoked or of a deleted server: 401 INVALID_KEY', async () => {
-    const s = await setup()
-    const missing = await s.get('/api/v1/votes/check?pseudo=Steve', {})
-    await expectError(missing, 401, 'MISSING_KEY')
-    expect(missing.headers.get('www-authenticate')).toStartWith('Bearer')
-    await expectError(await s.get('/api/v1/votes/check?pseudo=Steve&key=', {}), 401, 'MISSING_KEY')
-    await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { 'X-Api-Key': '' }), 401, 'MISSING_KEY')
-    // Another scheme may belong to a proxy in front: it is not taken for a key.
-    await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { Authorization: 'Basic dXNlcjpwYXNz' }), 401, 'MISSING_KEY')
-    await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { 'X-Api-Key': 'vlk_notakey' }), 401, 'INVALID_KEY', 'the API key is unknown or revoked')
-    await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { 'X-Api-Key': 'x'.repeat(5000) }), 401, 'INVALID_KEY')
-    // 401 comes before the parameters are looked at.
-    await expectError(await s.get('/api/v1/votes/check?window=0', {}), 401, 'MISSING_KEY')
-
-    const revoked = await createKey(s.rt, s.server.id)
-    s.rt.store.keys.revoke(revoked.id, s.server.id, s.rt.clock.now())
-    await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { 'X-Api-Key': revoked.key }), 401, 'INVALID_KEY')
-
-    const other = await seedServer(s.rt, { name: 'Gone Server', slug: 'gone' }, 'gone@example.com')
-    expect((await s.get('/api/v1/server', { 'X-Api-Key': other.key })).status).toBe(200)
-    s.rt.store.servers.remove(other.server.id)
-    s.rt.clock.advance(1000)
-    await expectError(await s.get('/api/v1/server', { 'X-Api-Key': other.key }), 401, 'INVALID_KEY')
-  })
-
-  test('a key sees only its own server', async () => {
-    const s = await setup()
-    const other = await seedServer(s.rt, { name: 'Other Place', slug: 'other-place' }, 'other@example.com')
-    const r = await s.get('/api/v1/server', { 'X-Api-Key': other.key })
-    expect((await r.json()).server).toEqual({ id: other.server.id, slug: 'other-place', name: 'Other Place' })
-  })
-})
-
-describe('rate limit per key', () => {
-  test('RateLimit headers on every answer, 429 RATE_LIMITED with Retry-After past the limit, per key', async () => {
-    const s = await setup({ limits: { keyed_per_minute: 3 } })
-    const remaining: (string | null)[] = []
-    for (const path of ['/api/v1/votes/check?pseudo=Steve', '/api/v1/votes/check?window=0', '/api/v1/votes?limit=5']) {
-      const r = await s.get(path)
-      expect(r.headers.get('ratelimit-limit')).toBe('3')
-      expect(r.headers.get('ratelimit-reset')).toBe('60')
-      remaining.push(r.headers.get('ratelimit-remaining'))
-    }
-    expect(remaining).toEqual(['2', '1', '0'])
-    s.rt.clock.advance(20_000)
-    const limited = await s.post('/api/v1/votes/claim?pseudo=Steve')
-    await expectError(limited, 429, 'RATE_LIMITED')
-    expect(limited.headers.get('retry-after')).toBe('40')
-    expect(limited.headers.get('ratelimit-remaining')).toBe('0')
-    const text = await s.get('/api/v1/votes/check?pseudo=Steve&format=text')
-    expect([text.status, text.headers.get('content-type'), text.headers.get('retry-after')]).toEqual([429, 'text/plain; charset=utf-8', '40'])
-    expect(await text.text()).toStartWith('RATE_LIMITED: ')
-    // Another key has its own quota; the first one is back once the window has moved on.
-    const second = (await createKey(s.rt, s.server.id)).key
-    expect((await s.get('/api/v1/server', { 'X-Api-Key': second })).status).toBe(200)
-    s.rt.clock.advance(40_000)
-    const again = await s.get('/api/v1/server')
-    expect([again.status, again.headers.get('ratelimit-remaining')]).toEqual([200, '2'])
-  })
-})
-
-describe('vote list', () => {
-  test('votes after since, oldest first, with claimed; next continues; since exclusive', async () => {
-    const s = await setup()
-    const votes = []
-    for (const p of ['Steve', 'Alex', 'Herobrine', 'Notch']) votes.push((await s.vote(p)).vote)
-    await s.claim('pseudo=Alex')
-    const page1 = await (await s.get('/api/v1/votes?limit=3')).json()
-    expect(page1).toEqual({
-      ok: true,
-      votes: votes.slice(0, 3).map((v) => ({ id: v.id, pseudo: v.pseudo, createdAt: iso(v.createdAt), claimed: v.pseudo === 'Alex' })),
-      next: iso(votes[2].createdAt),
+    test('no vote: hasVoted false, nulls, the pseudo asked for echoed', async () => {
+      const s = await setup(backend)
+      expect(await s.check('pseudo=Nobody')).toEqual({ ok: true, hasVoted: false, pseudo: 'Nobody', votedAt: null, nextVoteAt: null, claimed: false, window: 120 })
+      expect(await s.check('ip=198.51.100.1')).toEqual({ ok: true, hasVoted: false, pseudo: null, votedAt: null, nextVoteAt: null, claimed: false, window: 120 })
     })
-    const page2 = await (await s.get(`/api/v1/votes?limit=3&since=${page1.next}`)).json()
-    expect(page2.votes.map((v: { id: string }) => v.id)).toEqual([votes[3].id])
-    const page3 = await (await s.get(`/api/v1/votes?since=${page2.next}`)).json()
-    expect(page3).toEqual({ ok: true, votes: [], next: page2.next })
-    // The four votes share one clock millisecond: created_at was bumped to keep them apart.
-    expect(new Set(votes.map((v) => v.createdAt)).size).toBe(4)
-  })
 
-  test('since defaults to and is clamped to 7 days ago; limit 1–1000, default 100', async () => {
-    const s = await setup()
-    const start = s.rt.clock.now()
-    const old = (await s.vote('Steve')).vote
-    s.rt.clock.advance(3 * 24 * HOUR)
-    const recent = (await s.vote('Alex')).vote
-    s.rt.clock.advance(4 * 24 * HOUR + MIN)
-    const now = s.rt.clock.now()
-    const all = await (await s.get('/api/v1/votes')).json()
-    expect(all.votes.map((v: { id: string }) => v.id)).toEqual([recent.id])
-    const clamped = await (await s.get(`/api/v1/votes?since=${iso(start - HOUR)}`)).json()
-    expect(clamped.votes.map((v: { id: string }) => v.id)).toEqual([recent.id])
-    expect(old.createdAt).toBeLessThan(now - 7 * 24 * HOUR)
-    s.rt.clock.advance(3 * 24 * HOUR)
-    expect(await (await s.get('/api/v1/votes')).json()).toEqual({ ok: true, votes: [], next: iso(s.rt.clock.now() - 7 * 24 * HOUR) })
-
-    for (let i = 0; i < 105; i++) await s.vote(`voter_${i}`)
-    expect((await (await s.get('/api/v1/votes')).json()).votes).toHaveLength(100)
-    expect((await (await s.get('/api/v1/votes?limit=1')).json()).votes).toHaveLength(1)
-    expect((await (await s.get('/api/v1/votes?limit=1000')).json()).votes).toHaveLength(105)
-    for (const l of ['0', '1001', '2.5', 'ten']) {
-      await expectError(await s.get(`/api/v1/votes?limit=${l}`), 400, 'INVALID_PARAMETER', 'limit must be an integer from 1 to 1000')
-    }
-  })
-
-  test('since accepts ISO 8601 forms (offsets, no zone = UTC, more digits) and refuses anything else', async () => {
-    const s = await setup()
-    s.rt.clock.advance(MIN)
-    const v = (await s.vote('Steve')).vote
-    const t = new Date(v.createdAt)
-    const before = new Date(v.createdAt - 1)
-    for (const since of [iso(before.getTime()), iso(before.getTime()).replace('Z', '+00:00'), iso(before.getTime()).replace('Z', ''), iso(before.getTime()).replace('Z', '999Z')]) {
-      expect((await (await s.get(`/api/v1/votes?since=${encodeURIComponent(since)}`)).json()).votes).toHaveLength(1)
-    }
-    // 13:00:00+01:00 is 12:00:00Z: the vote at exactly that time is excluded (since is exclusive).
-    const shifted = `${t.getUTCFullYear()}-11-22T13:01:00.000+01:00`
-    expect(iso(v.createdAt)).toBe('2026-11-22T12:01:00.000Z')
-    expect((await (await s.get(`/api/v1/votes?since=${encodeURIComponent(shifted)}`)).json()).votes).toHaveLength(0)
-    for (const bad of ['yesterday', '2026-11-22', '2026-02-30T00:00:00Z', '2026-11-22T25:00:00Z', '1732270000000', '']) {
-      await expectError(await s.get(`/api/v1/votes?since=${encodeURIComponent(bad)}`), 400, 'INVALID_PARAMETER', /^since must be an ISO 8601 timestamp/)
-    }
-  })
-})
-
-describe('server statistics', () => {
-  test('rank, monthly and total votes, top 10 voters of the month; past months on request', async () => {
-    const s = await setup({}, Date.UTC(2026, 9, 15))
-    const rival = await seedServer(s.rt, { name: 'Rival', slug: 'rival' }, 'rival@example.com')
-    s.rt.clock.set(Date.UTC(2026, 9, 31, 20, 0))
-    await s.vote('OctoberOnly')
-    s.rt.clock.set(Date.UTC(2026, 10, 1, 0, 0))
-    // 12 voters; voter_i votes i+1 times (one vote per 2 h round) so the order is known.
-    for (let round = 0; round < 12; round++) {
-      for (let i = round; i < 12; i++) await s.vote(`voter_${i}`)
-      s.rt.clock.advance(2 * HOUR + MIN)
-    }
-    for (let i = 0; i < 100; i++) await recordVote(s.rt, rival.server, `fan_${i}`, [])
-    const body = await (await s.get('/api/v1/server')).json()
-    expect(body).toEqual({
-      ok: true,
-      server: { id: s.server.id, slug: s.server.slug, name: s.server.name },
-      month: '2026-11',
-      rank: 2,
-      monthlyVotes: 78,
-      totalVotes: 79,
-      topVoters: Array.from({ length: 10 }, (_, k) => ({ pseudo: `voter_${11 - k}`, votes: 12 - k })),
+    test('by ip alone it answers the pseudo of the vote found', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve', '203.0.113.7')
+      expect(await s.check('ip=203.0.113.7')).toMatchObject({ hasVoted: true, pseudo: 'Steve' })
     })
-    const october = await (await s.get('/api/v1/server?month=2026-10')).json()
-    expect(october).toMatchObject({ month: '2026-10', rank: 1, monthlyVotes: 1, totalVotes: 79, topVoters: [{ pseudo: 'OctoberOnly', votes: 1 }] })
-    await expectError(await s.get('/api/v1/server?month=2026-12'), 400, 'INVALID_PARAMETER', /^month must not be after/)
-    await expectError(await s.get('/api/v1/server?month=2026-13'), 400, 'INVALID_PARAMETER', 'month must be a month written YYYY-MM')
+
+    test('neither pseudo nor ip: 400; both: one vote must match both', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve', '203.0.113.7')
+      await s.vote('Alex', '198.51.100.1')
+      await expectError(await s.get('/api/v1/votes/check'), 400, 'INVALID_PARAMETER', 'pseudo or ip is required')
+      await expectError(await s.get('/api/v1/votes/check?window=60'), 400, 'INVALID_PARAMETER', 'pseudo or ip is required')
+      expect((await s.check('pseudo=Steve&ip=203.0.113.7')).hasVoted).toBe(true)
+      // Each matches a vote, but not the same vote.
+      expect((await s.check('pseudo=Steve&ip=198.51.100.1')).hasVoted).toBe(false)
+      expect((await s.check('pseudo=Alex&ip=203.0.113.7')).hasVoted).toBe(false)
+      expect(await s.check('pseudo=Alex&ip=198.51.100.1')).toMatchObject({ hasVoted: true, pseudo: 'Alex' })
+    })
+
+    test('IPv6 matches on the /64: another address of the same /64 yes, another /64 no', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve', '2001:db8:1:2::10')
+      expect((await s.check('ip=2001:db8:1:2:ffff:ffff:ffff:ffff')).hasVoted).toBe(true)
+      expect((await s.check('ip=2001:db8:1:2::10')).hasVoted).toBe(true)
+      expect((await s.check('ip=2001:db8:1:3::10')).hasVoted).toBe(false)
+      expect((await s.check('ip=2001:db8:1::10')).hasVoted).toBe(false)
+    })
+
+    test('IPv4-mapped IPv6 is the IPv4 address, both ways', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve', '203.0.113.7')
+      await s.vote('Alex', '::ffff:198.51.100.1')
+      expect((await s.check(`ip=${encodeURIComponent('::ffff:203.0.113.7')}`)).hasVoted).toBe(true)
+      expect(await s.check('ip=198.51.100.1')).toMatchObject({ hasVoted: true, pseudo: 'Alex' })
+      expect((await s.check('ip=203.0.113.8')).hasVoted).toBe(false)
+    })
+
+    test('a vote recorded with both families (dual-stack) matches either address', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve', '198.51.100.9', '2001:db8:9:9::1')
+      expect((await s.check('ip=198.51.100.9')).hasVoted).toBe(true)
+      expect((await s.check('ip=2001:db8:9:9::abcd')).hasVoted).toBe(true)
+    })
+
+    test('a malformed ip or pseudo is 400 naming it', async () => {
+      const s = await setup(backend)
+      await expectError(await s.get('/api/v1/votes/check?ip=300.1.1.1'), 400, 'INVALID_PARAMETER', 'ip must be an IPv4 or IPv6 address')
+      await expectError(await s.get('/api/v1/votes/check?ip=example.com'), 400, 'INVALID_PARAMETER', /^ip /)
+      await expectError(await s.get('/api/v1/votes/check?pseudo=no'), 400, 'INVALID_PARAMETER', /^pseudo /)
+      await expectError(await s.get('/api/v1/votes/check?pseudo=bad%20name'), 400, 'INVALID_PARAMETER', /^pseudo /)
+      await expectError(await s.get('/api/v1/votes/check?pseudo=Steve&format=xml'), 400, 'INVALID_PARAMETER', 'format must be json or text')
+    })
+
+    test('checking changes nothing', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve')
+      for (let i = 0; i < 3; i++) expect((await s.check('pseudo=Steve')).claimed).toBe(false)
+      expect(await s.claim('pseudo=Steve')).toMatchObject({ claimed: true })
+    })
   })
 
-  test('a hidden server has rank null', async () => {
-    const s = await setup()
-    await s.vote('Steve')
-    s.rt.store.servers.update({ ...s.server, hidden: true })
-    expect(await (await s.get('/api/v1/server')).json()).toMatchObject({ rank: null, monthlyVotes: 1, totalVotes: 1 })
-  })
-})
+  describe('window and duration', () => {
+    test('bounds: 1 and 1440 accepted, 0, 1441, non-integers and junk refused with the contract message', async () => {
+      const s = await setup(backend)
+      for (const w of ['1', '1440']) expect((await s.check(`pseudo=Steve&window=${w}`)).window).toBe(Number(w))
+      for (const w of ['0', '1441', '1.5', 'abc', '', '-5', '0x10', '5e1', '+5', '99999999999']) {
+        await expectError(await s.get(`/api/v1/votes/check?pseudo=Steve&window=${w}`), 400, 'INVALID_PARAMETER', 'window must be an integer from 1 to 1440')
+        await expectError(await s.get(`/api/v1/votes/check?pseudo=Steve&duration=${w}`), 400, 'INVALID_PARAMETER', 'duration must be an integer from 1 to 1440')
+      }
+      await expectError(await s.post('/api/v1/votes/claim?pseudo=Steve&window=1441'), 400, 'INVALID_PARAMETER', 'window must be an integer from 1 to 1440')
+    })
 
-describe('other errors', () => {
-  test('unknown path 404; a failure inside is 500 INTERNAL without details', async () => {
-    const s = await setup()
-    await expectError(await s.get('/api/v1/votes/nope'), 404, 'NOT_FOUND')
-    expect((await s.get('/api/v1/server')).status).toBe(200)
-    // A storage failure (the table gone under the prepared statement).
-    s.rt.db.run('DROP TABLE vote_address')
-    const body = await expectError(await s.get('/api/v1/votes/check?ip=203.0.113.7'), 500, 'INTERNAL', 'internal error')
-    expect(JSON.stringify(body)).not.toContain('at ')
-    expect(s.rt.log.lines.some((l) => l.includes('unhandled error'))).toBe(true)
+    test('the window holds votes less than W minutes old', async () => {
+      const s = await setup(backend)
+      const v = await s.vote('Steve')
+      s.rt.clock.set(v.vote.createdAt + MIN - 1)
+      expect((await s.check('pseudo=Steve&window=1')).hasVoted).toBe(true)
+      s.rt.clock.set(v.vote.createdAt + MIN)
+      expect((await s.check('pseudo=Steve&window=1')).hasVoted).toBe(false)
+      expect((await s.check('pseudo=Steve')).hasVoted).toBe(true)
+      // Default 120: a vote exactly one interval old is out, the moment the player may vote again.
+      s.rt.clock.set(v.vote.createdAt + 120 * MIN)
+      expect(await s.check('pseudo=Steve')).toMatchObject({ hasVoted: false, window: 120 })
+      expect((await s.check('pseudo=Steve&window=1440')).hasVoted).toBe(true)
+      s.rt.clock.set(v.vote.createdAt + 1440 * MIN)
+      expect((await s.check('pseudo=Steve&duration=1440')).hasVoted).toBe(false)
+    })
+
+    test('duration is a synonym; both given must be equal', async () => {
+      const s = await setup(backend)
+      expect((await s.check('pseudo=Steve&duration=30')).window).toBe(30)
+      expect((await s.check('pseudo=Steve&duration=30&window=30')).window).toBe(30)
+      await expectError(await s.get('/api/v1/votes/check?pseudo=Steve&window=30&duration=31'), 400, 'INVALID_PARAMETER', /window and duration/)
+      await expectError(await s.post('/api/v1/votes/claim?pseudo=Steve&window=30&duration=31'), 400, 'INVALID_PARAMETER', /window and duration/)
+    })
+  })
+
+  describe('claim (the state table)', () => {
+    test('unclaimed → claimed: claimed true with the vote; check then reports claimed', async () => {
+      const s = await setup(backend)
+      const v = await s.vote('Steve', '203.0.113.7')
+      expect(await s.claim('pseudo=STEVE')).toEqual({ ok: true, claimed: true, vote: { id: v.vote.id, pseudo: 'Steve', votedAt: iso(v.vote.createdAt) } })
+      expect(await s.check('pseudo=Steve')).toMatchObject({ hasVoted: true, claimed: true })
+      expect(await s.rt.row('SELECT claimed_at AS c FROM vote')).toEqual({ c: s.rt.clock.now() })
+    })
+
+    test('claimed → claimed: claimed false, reason ALREADY_CLAIMED, HTTP 200', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve')
+      await s.claim('pseudo=Steve')
+      expect(await s.claim('pseudo=Steve')).toEqual({ ok: true, claimed: false, reason: 'ALREADY_CLAIMED' })
+    })
+
+    test('no recent vote: claimed false, reason NO_VOTE, nothing changes', async () => {
+      const s = await setup(backend)
+      expect(await s.claim('pseudo=Steve')).toEqual({ ok: true, claimed: false, reason: 'NO_VOTE' })
+      const v = await s.vote('Steve')
+      s.rt.clock.set(v.vote.createdAt + 120 * MIN)
+      expect(await s.claim('pseudo=Steve')).toEqual({ ok: true, claimed: false, reason: 'NO_VOTE' })
+      expect(await s.rt.row('SELECT claimed_at AS c FROM vote')).toEqual({ c: null })
+      // A wider window reaches it.
+      expect(await s.claim('pseudo=Steve&duration=121')).toMatchObject({ claimed: true })
+    })
+
+    test('claims the OLDEST unclaimed vote in the window, one per call', async () => {
+      const s = await setup(backend)
+      const a = await s.vote('Steve')
+      s.rt.clock.advance(2 * HOUR)
+      const b = await s.vote('Steve')
+      s.rt.clock.advance(2 * HOUR)
+      const c = await s.vote('Steve')
+      s.rt.clock.advance(MIN)
+      const claimed = [] as string[]
+      for (let i = 0; i < 3; i++) claimed.push((await s.claim('pseudo=Steve&window=1440')).vote.id)
+      expect(claimed).toEqual([a.vote.id, b.vote.id, c.vote.id])
+      expect(await s.claim('pseudo=Steve&window=1440')).toMatchObject({ claimed: false, reason: 'ALREADY_CLAIMED' })
+    })
+
+    test('only votes inside the window are claimed; the default window is 120 minutes', async () => {
+      const s = await setup(backend)
+      const old = await s.vote('Steve')
+      s.rt.clock.advance(3 * HOUR)
+      const recent = await s.vote('Steve')
+      expect((await s.claim('pseudo=Steve')).vote.id).toBe(recent.vote.id)
+      expect((await s.claim('pseudo=Steve')).reason).toBe('ALREADY_CLAIMED')
+      expect((await s.claim('pseudo=Steve&window=1440')).vote.id).toBe(old.vote.id)
+    })
+
+    test('pseudo is required; format=text answers 1 or 0', async () => {
+      const s = await setup(backend)
+      await expectError(await s.post('/api/v1/votes/claim'), 400, 'INVALID_PARAMETER', /^pseudo is required/)
+      await s.vote('Steve')
+      const first = await s.post('/api/v1/votes/claim?pseudo=Steve&format=text')
+      expect([first.status, first.headers.get('content-type'), await first.text()]).toEqual([200, 'text/plain; charset=utf-8', '1'])
+      expect(await (await s.post('/api/v1/votes/claim?pseudo=Steve&format=text')).text()).toBe('0')
+    })
+
+    test('a vote of another server is not seen or claimed', async () => {
+      const s = await setup(backend)
+      const other = await seedServer(s.rt, { name: 'Other Place', slug: 'other-place' }, 'other@example.com')
+      await recordVote(s.rt, other.server, 'Steve', ['203.0.113.7'])
+      expect((await s.check('pseudo=Steve')).hasVoted).toBe(false)
+      expect((await s.check('ip=203.0.113.7')).hasVoted).toBe(false)
+      expect((await s.claim('pseudo=Steve')).reason).toBe('NO_VOTE')
+    })
+  })
+
+  describe('format=text', () => {
+    test('check answers 1 or 0 as text/plain; errors are one line with the same status', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve')
+      const yes = await s.get('/api/v1/votes/check?pseudo=Steve&format=text')
+      expect([yes.status, yes.headers.get('content-type'), await yes.text()]).toEqual([200, 'text/plain; charset=utf-8', '1'])
+      const no = await s.get('/api/v1/votes/check?pseudo=Alex&format=text')
+      expect(await no.text()).toBe('0')
+      expect(no.headers.get('ratelimit-limit')).toBe('600')
+      const bad = await s.get('/api/v1/votes/check?pseudo=Steve&window=0&format=text')
+      expect([bad.status, bad.headers.get('content-type'), await bad.text()])
+        .toEqual([400, 'text/plain; charset=utf-8', 'INVALID_PARAMETER: window must be an integer from 1 to 1440\n'])
+      const unauth = await s.get('/api/v1/votes/check?pseudo=Steve&format=text', {})
+      expect([unauth.status, await unauth.text()]).toEqual([401, expect.stringMatching(/^MISSING_KEY: .+\n$/)])
+    })
+  })
+
+  describe('the API key', () => {
+    test('accepted in any of the three places', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve')
+      const placements: [string, Record<string, string>][] = [
+        [`&key=${s.key}`, {}],
+        ['', { 'X-Api-Key': s.key }],
+        ['', { Authorization: `Bearer ${s.key}` }],
+        ['', { authorization: `bearer ${s.key}` }],
+      ]
+      for (const [query, headers] of placements) {
+        const r = await s.get(`/api/v1/votes/check?pseudo=Steve${query}`, headers)
+        expect(r.status).toBe(200)
+        expect((await r.json()).hasVoted).toBe(true)
+      }
+    })
+
+    test('several placements must agree: equal ones pass, different ones are 400', async () => {
+      const s = await setup(backend)
+      const other = (await createKey(s.rt, s.server.id)).key
+      const ok = await s.get(`/api/v1/votes/check?pseudo=Steve&key=${s.key}`, { 'X-Api-Key': s.key, Authorization: `Bearer ${s.key}` })
+      expect(ok.status).toBe(200)
+      const conflicts: [string, Record<string, string>][] = [
+        [`&key=${other}`, { 'X-Api-Key': s.key }],
+        ['', { 'X-Api-Key': s.key, Authorization: `Bearer ${other}` }],
+        [`&key=${s.key}`, { Authorization: `Bearer ${other}` }],
+        [`&key=${s.key}`, { 'X-Api-Key': s.key, Authorization: 'Bearer vlk_unknown' }],
+      ]
+      for (const [query, headers] of conflicts) {
+        await expectError(await s.get(`/api/v1/votes/check?pseudo=Steve${query}`, headers), 400, 'INVALID_PARAMETER', /^key: /)
+      }
+    })
+
+    test('no key: 401 MISSING_KEY; unknown, revoked or of a deleted server: 401 INVALID_KEY', async () => {
+      const s = await setup(backend)
+      const missing = await s.get('/api/v1/votes/check?pseudo=Steve', {})
+      await expectError(missing, 401, 'MISSING_KEY')
+      expect(missing.headers.get('www-authenticate')).toStartWith('Bearer')
+      await expectError(await s.get('/api/v1/votes/check?pseudo=Steve&key=', {}), 401, 'MISSING_KEY')
+      await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { 'X-Api-Key': '' }), 401, 'MISSING_KEY')
+      // Another scheme may belong to a proxy in front: it is not taken for a key.
+      await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { Authorization: 'Basic dXNlcjpwYXNz' }), 401, 'MISSING_KEY')
+      await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { 'X-Api-Key': 'vlk_notakey' }), 401, 'INVALID_KEY', 'the API key is unknown or revoked')
+      await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { 'X-Api-Key': 'x'.repeat(5000) }), 401, 'INVALID_KEY')
+      // 401 comes before the parameters are looked at.
+      await expectError(await s.get('/api/v1/votes/check?window=0', {}), 401, 'MISSING_KEY')
+
+      const revoked = await createKey(s.rt, s.server.id)
+      await s.rt.store.keys.revoke(revoked.id, s.server.id, s.rt.clock.now())
+      await expectError(await s.get('/api/v1/votes/check?pseudo=Steve', { 'X-Api-Key': revoked.key }), 401, 'INVALID_KEY')
+
+      const other = await seedServer(s.rt, { name: 'Gone Server', slug: 'gone' }, 'gone@example.com')
+      expect((await s.get('/api/v1/server', { 'X-Api-Key': other.key })).status).toBe(200)
+      await s.rt.store.servers.remove(other.server.id)
+      s.rt.clock.advance(1000)
+      await expectError(await s.get('/api/v1/server', { 'X-Api-Key': other.key }), 401, 'INVALID_KEY')
+    })
+
+    test('a key sees only its own server', async () => {
+      const s = await setup(backend)
+      const other = await seedServer(s.rt, { name: 'Other Place', slug: 'other-place' }, 'other@example.com')
+      const r = await s.get('/api/v1/server', { 'X-Api-Key': other.key })
+      expect((await r.json()).server).toEqual({ id: other.server.id, slug: 'other-place', name: 'Other Place' })
+    })
+  })
+
+  describe('rate limit per key', () => {
+    test('RateLimit headers on every answer, 429 RATE_LIMITED with Retry-After past the limit, per key', async () => {
+      const s = await setup(backend, { limits: { keyed_per_minute: 3 } })
+      const remaining: (string | null)[] = []
+      for (const path of ['/api/v1/votes/check?pseudo=Steve', '/api/v1/votes/check?window=0', '/api/v1/votes?limit=5']) {
+        const r = await s.get(path)
+        expect(r.headers.get('ratelimit-limit')).toBe('3')
+        expect(r.headers.get('ratelimit-reset')).toBe('60')
+        remaining.push(r.headers.get('ratelimit-remaining'))
+      }
+      expect(remaining).toEqual(['2', '1', '0'])
+      s.rt.clock.advance(20_000)
+      const limited = await s.post('/api/v1/votes/claim?pseudo=Steve')
+      await expectError(limited, 429, 'RATE_LIMITED')
+      expect(limited.headers.get('retry-after')).toBe('40')
+      expect(limited.headers.get('ratelimit-remaining')).toBe('0')
+      const text = await s.get('/api/v1/votes/check?pseudo=Steve&format=text')
+      expect([text.status, text.headers.get('content-type'), text.headers.get('retry-after')]).toEqual([429, 'text/plain; charset=utf-8', '40'])
+      expect(await text.text()).toStartWith('RATE_LIMITED: ')
+      // Another key has its own quota; the first one is back once the window has moved on.
+      const second = (await createKey(s.rt, s.server.id)).key
+      expect((await s.get('/api/v1/server', { 'X-Api-Key': second })).status).toBe(200)
+      s.rt.clock.advance(40_000)
+      const again = await s.get('/api/v1/server')
+      expect([again.status, again.headers.get('ratelimit-remaining')]).toEqual([200, '2'])
+    })
+  })
+
+  describe('vote list', () => {
+    test('votes after since, oldest first, with claimed; next continues; since exclusive', async () => {
+      const s = await setup(backend)
+      const votes = []
+      for (const p of ['Steve', 'Alex', 'Herobrine', 'Notch']) votes.push((await s.vote(p)).vote)
+      await s.claim('pseudo=Alex')
+      const page1 = await (await s.get('/api/v1/votes?limit=3')).json()
+      expect(page1).toEqual({
+        ok: true,
+        votes: votes.slice(0, 3).map((v) => ({ id: v.id, pseudo: v.pseudo, createdAt: iso(v.createdAt), claimed: v.pseudo === 'Alex' })),
+        next: iso(votes[2].createdAt),
+      })
+      const page2 = await (await s.get(`/api/v1/votes?limit=3&since=${page1.next}`)).json()
+      expect(page2.votes.map((v: { id: string }) => v.id)).toEqual([votes[3].id])
+      const page3 = await (await s.get(`/api/v1/votes?since=${page2.next}`)).json()
+      expect(page3).toEqual({ ok: true, votes: [], next: page2.next })
+      // The four votes share one clock millisecond: created_at was bumped to keep them apart.
+      expect(new Set(votes.map((v) => v.createdAt)).size).toBe(4)
+    })
+
+    test('since defaults to and is clamped to 7 days ago; limit 1–1000, default 100', async () => {
+      const s = await setup(backend)
+      const start = s.rt.clock.now()
+      const old = (await s.vote('Steve')).vote
+      s.rt.clock.advance(3 * 24 * HOUR)
+      const recent = (await s.vote('Alex')).vote
+      s.rt.clock.advance(4 * 24 * HOUR + MIN)
+      const now = s.rt.clock.now()
+      const all = await (await s.get('/api/v1/votes')).json()
+      expect(all.votes.map((v: { id: string }) => v.id)).toEqual([recent.id])
+      const clamped = await (await s.get(`/api/v1/votes?since=${iso(start - HOUR)}`)).json()
+      expect(clamped.votes.map((v: { id: string }) => v.id)).toEqual([recent.id])
+      expect(old.createdAt).toBeLessThan(now - 7 * 24 * HOUR)
+      s.rt.clock.advance(3 * 24 * HOUR)
+      expect(await (await s.get('/api/v1/votes')).json()).toEqual({ ok: true, votes: [], next: iso(s.rt.clock.now() - 7 * 24 * HOUR) })
+
+      for (let i = 0; i < 105; i++) await s.vote(`voter_${i}`)
+      expect((await (await s.get('/api/v1/votes')).json()).votes).toHaveLength(100)
+      expect((await (await s.get('/api/v1/votes?limit=1')).json()).votes).toHaveLength(1)
+      expect((await (await s.get('/api/v1/votes?limit=1000')).json()).votes).toHaveLength(105)
+      for (const l of ['0', '1001', '2.5', 'ten']) {
+        await expectError(await s.get(`/api/v1/votes?limit=${l}`), 400, 'INVALID_PARAMETER', 'limit must be an integer from 1 to 1000')
+      }
+    })
+
+    test('since accepts ISO 8601 forms (offsets, no zone = UTC, more digits) and refuses anything else', async () => {
+      const s = await setup(backend)
+      s.rt.clock.advance(MIN)
+      const v = (await s.vote('Steve')).vote
+      const t = new Date(v.createdAt)
+      const before = new Date(v.createdAt - 1)
+      for (const since of [iso(before.getTime()), iso(before.getTime()).replace('Z', '+00:00'), iso(before.getTime()).replace('Z', ''), iso(before.getTime()).replace('Z', '999Z')]) {
+        expect((await (await s.get(`/api/v1/votes?since=${encodeURIComponent(since)}`)).json()).votes).toHaveLength(1)
+      }
+      // 13:00:00+01:00 is 12:00:00Z: the vote at exactly that time is excluded (since is exclusive).
+      const shifted = `${t.getUTCFullYear()}-11-22T13:01:00.000+01:00`
+      expect(iso(v.createdAt)).toBe('2026-11-22T12:01:00.000Z')
+      expect((await (await s.get(`/api/v1/votes?since=${encodeURIComponent(shifted)}`)).json()).votes).toHaveLength(0)
+      for (const bad of ['yesterday', '2026-11-22', '2026-02-30T00:00:00Z', '2026-11-22T25:00:00Z', '1732270000000', '']) {
+        await expectError(await s.get(`/api/v1/votes?since=${encodeURIComponent(bad)}`), 400, 'INVALID_PARAMETER', /^since must be an ISO 8601 timestamp/)
+      }
+    })
+  })
+
+  describe('server statistics', () => {
+    test('rank, monthly and total votes, top 10 voters of the month; past months on request', async () => {
+      const s = await setup(backend, {}, Date.UTC(2026, 9, 15))
+      const rival = await seedServer(s.rt, { name: 'Rival', slug: 'rival' }, 'rival@example.com')
+      s.rt.clock.set(Date.UTC(2026, 9, 31, 20, 0))
+      await s.vote('OctoberOnly')
+      s.rt.clock.set(Date.UTC(2026, 10, 1, 0, 0))
+      // 12 voters; voter_i votes i+1 times (one vote per 2 h round) so the order is known.
+      for (let round = 0; round < 12; round++) {
+        for (let i = round; i < 12; i++) await s.vote(`voter_${i}`)
+        s.rt.clock.advance(2 * HOUR + MIN)
+      }
+      for (let i = 0; i < 100; i++) await recordVote(s.rt, rival.server, `fan_${i}`, [])
+      const body = await (await s.get('/api/v1/server')).json()
+      expect(body).toEqual({
+        ok: true,
+        server: { id: s.server.id, slug: s.server.slug, name: s.server.name },
+        month: '2026-11',
+        rank: 2,
+        monthlyVotes: 78,
+        totalVotes: 79,
+        topVoters: Array.from({ length: 10 }, (_, k) => ({ pseudo: `voter_${11 - k}`, votes: 12 - k })),
+      })
+      const october = await (await s.get('/api/v1/server?month=2026-10')).json()
+      expect(october).toMatchObject({ month: '2026-10', rank: 1, monthlyVotes: 1, totalVotes: 79, topVoters: [{ pseudo: 'OctoberOnly', votes: 1 }] })
+      await expectError(await s.get('/api/v1/server?month=2026-12'), 400, 'INVALID_PARAMETER', /^month must not be after/)
+      await expectError(await s.get('/api/v1/server?month=2026-13'), 400, 'INVALID_PARAMETER', 'month must be a month written YYYY-MM')
+    })
+
+    test('a hidden server has rank null', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve')
+      await s.rt.store.servers.update({ ...s.server, hidden: true })
+      expect(await (await s.get('/api/v1/server')).json()).toMatchObject({ rank: null, monthlyVotes: 1, totalVotes: 1 })
+    })
+  })
+
+  describe('other errors', () => {
+    test('unknown path 404; a failure inside is 500 INTERNAL without details', async () => {
+      const s = await setup(backend)
+      await expectError(await s.get('/api/v1/votes/nope'), 404, 'NOT_FOUND')
+      expect((await s.get('/api/v1/server')).status).toBe(200)
+      // A storage failure (the table gone under the prepared statement).
+      await s.rt.rows('DROP TABLE vote_address')
+      const body = await expectError(await s.get('/api/v1/votes/check?ip=203.0.113.7'), 500, 'INTERNAL', 'internal error')
+      expect(JSON.stringify(body)).not.toContain('at ')
+      expect(s.rt.log.lines.some((l) => l.includes('unhandled error'))).toBe(true)
+    })
   })
 })

@@ -1,15 +1,16 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { describeBackends } from '../backends.ts'
+import { type BackendRuntime, call, cleanupTemp, seedServer, siteOn, testApp } from '../helpers.ts'
 import { onFreeDualStackPort } from '../real-server.ts'
 
 afterAll(cleanupTemp)
 
 
-describe('dual-stack capture on a real listener (127.0.0.1 and ::1)', () => {
+describeBackends('dual-stack capture on a real listener (127.0.0.1 and ::1)', (backend) => {
   test('the vote records the IPv4 and the IPv6 address; tokens are checked for signature, expiry and family', async () => {
     const { port, rt, app } = await onFreeDualStackPort(async (port) => {
       const site = { base_url: `http://localhost:${port}`, ipv4_url: `http://127.0.0.1:${port}`, ipv6_url: `http://[::1]:${port}` }
-      const rt = testRuntime({ site })
+      const rt = await siteOn(backend, { site })
       return { port, rt, app: (await testApp(rt)).listen({ hostname: '::', port }) }
     })
     const base = `http://localhost:${port}`
@@ -41,7 +42,7 @@ describe('dual-stack capture on a real listener (127.0.0.1 and ::1)', () => {
       const ok = await vote(v4, server.slug, { pseudo: 'Steve', ipv4Token: t4.body.token, ipv6Token: t6.body.token })
       expect(ok.status).toBe(201)
       const { vote: recorded } = await ok.json()
-      expect(rt.db.query('SELECT ip_key AS k FROM vote_address WHERE vote_id = ? ORDER BY ip_key').all(recorded.id))
+      expect(await rt.rows('SELECT ip_key AS k FROM vote_address WHERE vote_id = ? ORDER BY ip_key', recorded.id))
         .toEqual([{ k: '4:127.0.0.1' }, { k: '6:0000000000000000' }])
 
       // Another name from the IPv6 side is the same voter.
@@ -65,14 +66,14 @@ describe('dual-stack capture on a real listener (127.0.0.1 and ::1)', () => {
       await refused({ ipv4Token: 'garbage' }, 'ipv4Token is not a token issued by this site')
       rt.clock.advance(10 * 60_000 + 1)
       await refused({ ipv4Token: t4.body.token }, 'ipv4Token expired: reload the vote page')
-      expect((rt.db.query('SELECT count(*) AS n FROM vote WHERE server_id = ?').get(other.id) as { n: number }).n).toBe(0)
+      expect((await rt.row('SELECT count(*) AS n FROM vote WHERE server_id = ?', other.id) as { n: number }).n).toBe(0)
     } finally {
       await app.stop()
     }
   })
 
   test('without ipv4_url / ipv6_url the connecting address alone is kept', async () => {
-    const rt = testRuntime({ http: { trust_proxy: true } })
+    const rt = await siteOn(backend, { http: { trust_proxy: true } })
     const { server } = await seedServer(rt)
     const app = await testApp(rt)
     const page = await (await call(app, 'GET', `/serveur/${server.slug}/voter`)).text()
@@ -81,6 +82,6 @@ describe('dual-stack capture on a real listener (127.0.0.1 and ::1)', () => {
       body: { pseudo: 'Steve', ipv6Token: 'anything' }, headers: { accept: 'application/json', 'x-forwarded-for': '203.0.113.9' },
     })
     expect(r.status).toBe(201)
-    expect(rt.db.query('SELECT ip_key AS k FROM vote_address').all()).toEqual([{ k: '4:203.0.113.9' }])
+    expect(await rt.rows('SELECT ip_key AS k FROM vote_address')).toEqual([{ k: '4:203.0.113.9' }])
   })
 })

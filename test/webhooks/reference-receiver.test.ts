@@ -6,6 +6,7 @@ import { redeliver, sendTestVotes } from '../../src/deliveries/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { attemptRows, deliveryRows, deliveryRuntime } from '../deliveries/setup.ts'
 import { codeBlocks } from '../docs/markdown.ts'
+import { describeBackends } from '../backends.ts'
 import { cleanupTemp } from '../helpers.ts'
 
 const FILE = join(import.meta.dir, 'reference-receiver.ts')
@@ -39,20 +40,22 @@ describe('the reference webhook receiver (docs/owners.md)', () => {
     const shown = codeBlocks(page.slice(page.indexOf('\n### Reference webhook receiver\n'))).find((b) => b.info === 'ts')
     expect(shown?.code).toBe(readFileSync(FILE, 'utf8'))
   })
+})
 
+describeBackends('the reference webhook receiver against deliveries', (backend) => {
   test('accepts votelist\'s deliveries and rewards each vote once, retries included; tests reward nobody', async () => {
     const ref = await startReference()
-    const { rt, server } = await deliveryRuntime({}, undefined, Date.now())
-    rt.store.channels.putWebhook(server.id, ref.url, SECRET, rt.clock.now())
+    const { rt, server } = await deliveryRuntime(backend, {}, undefined, Date.now())
+    await rt.store.channels.putWebhook(server.id, ref.url, SECRET, rt.clock.now())
     const { vote } = await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
-    expect(attemptRows(rt)[0]).toMatchObject({ status: 'succeeded', httpStatus: 200 })
+    expect((await attemptRows(rt))[0]).toMatchObject({ status: 'succeeded', httpStatus: 200 })
     await ref.waitFor(/reward Steve/)
     expect(ref.output()).toContain(`reward Steve for vote ${vote.id}\n`)
 
-    redeliver(rt, server, deliveryRows(rt)[0].id)
+    await redeliver(rt, server, (await deliveryRows(rt))[0].id)
     await rt.queue.drain()
-    expect(attemptRows(rt)[1]).toMatchObject({ status: 'succeeded', httpStatus: 200 })
+    expect((await attemptRows(rt))[1]).toMatchObject({ status: 'succeeded', httpStatus: 200 })
     const [t] = await sendTestVotes(rt, server, 'Alex', null)
     expect(t.status).toBe('succeeded')
     expect(ref.output().match(/reward/g)?.length).toBe(1)
@@ -60,12 +63,12 @@ describe('the reference webhook receiver (docs/owners.md)', () => {
 
   test('401 for a wrong signature (a delivery signed with another secret) and for an old timestamp', async () => {
     const ref = await startReference()
-    const { rt, server } = await deliveryRuntime({}, undefined, Date.now())
-    rt.store.channels.putWebhook(server.id, ref.url, 'whsec_' + 'x'.repeat(43), rt.clock.now())
+    const { rt, server } = await deliveryRuntime(backend, {}, undefined, Date.now())
+    await rt.store.channels.putWebhook(server.id, ref.url, 'whsec_' + 'x'.repeat(43), rt.clock.now())
     await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
-    expect(attemptRows(rt)[0]).toMatchObject({ status: 'failed', httpStatus: 401 })
-    expect(attemptRows(rt)[0].error).toBe('the receiver answered 401: "bad signature" — does it check the signature with this webhook\'s current secret?')
+    expect((await attemptRows(rt))[0]).toMatchObject({ status: 'failed', httpStatus: 401 })
+    expect((await attemptRows(rt))[0].error).toBe('the receiver answered 401: "bad signature" — does it check the signature with this webhook\'s current secret?')
 
     const post = (timestamp: string, body: string, signature: string) =>
       fetch(ref.url, { method: 'POST', body, headers: { 'x-tsm-timestamp': timestamp, 'x-tsm-signature': signature } })

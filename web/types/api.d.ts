@@ -93,6 +93,7 @@ export interface Task {
   everyMs: number
   running: boolean
   runs: number
+  leftToOthers: number
   lastRunAt: string | null
   lastDurationMs: number | null
   outcome: 'ok' | 'error' | null
@@ -223,7 +224,7 @@ export interface Server {
   updatedAt: string
 }
 
-// Why a server is off the public site (src/servers/sqlite-listed.ts).
+// Why a server is off the public site (src/servers/listed.ts).
 export type UnlistedReason = 'hidden' | 'disabled' | 'claimed' | 'unverified'
 /** @answer PUT /api/v1/me/servers/{slug}/banner 200 */
 export interface BannerAnswer {

@@ -1,0 +1,72 @@
+import { SQL } from 'bun'
+import { StorageError } from './storage-error.ts'
+
+// PostgreSQL through Bun's built-in client. Every query of votelist goes through rows(), row()
+// or exec() below with a constant text and $1… parameters (each text is prepared once per
+// connection by the client).
+
+// The pool, a reserved connection or a transaction: the same interface.
+export type Pg = SQL
+
+export interface PostgresOptions {
+  url: string
+  poolSize: number
+  statementTimeoutMs: number
+}
+
+// The pool. Each connection is opened with the statement timeout set, so a statement that runs
+// away is cancelled by the server; the application name shows the site in pg_stat_activity.
+export function connectPostgres(o: PostgresOptions): Pg {
+  return new SQL({
+    url: o.url,
+    max: o.poolSize,
+    connection: { statement_timeout: o.statementTimeoutMs, application_name: 'votelist' },
+  })
+}
+
+// Type OIDs of int8 and numeric: the client gives them as strings (they may pass 2^53). votelist's
+// are milliseconds, ids, counts and sums, all far below 2^53, so they are numbers here.
+const INT8 = 20
+const NUMERIC = 1700
+
+type Result = Record<string, unknown>[] & { columns?: { name: string; type: number }[] | null; affectedRows?: number }
+
+function numbered<T>(result: Result): T[] {
+  const wide = (result.columns ?? []).filter((c) => c.type === INT8 || c.type === NUMERIC).map((c) => c.name)
+  if (wide.length) {
+    for (const r of result) for (const name of wide) if (r[name] !== null) r[name] = Number(r[name])
+  }
+  return result as T[]
+}
+
+export async function rows<T>(pg: Pg, text: string, params: unknown[] = []): Promise<T[]> {
+  return numbered<T>((await pg.unsafe(text, params)) as Result)
+}
+
+export async function row<T>(pg: Pg, text: string, params: unknown[] = []): Promise<T | null> {
+  return (await rows<T>(pg, text, params))[0] ?? null
+}
+
+// Runs a statement; answers how many rows it wrote.
+export async function exec(pg: Pg, text: string, params: unknown[] = []): Promise<number> {
+  return ((await pg.unsafe(text, params)) as Result).affectedRows ?? 0
+}
+
+// A connection that cannot be made, said in one sentence with the database's address (never its
+// password): refused or unreachable is an I/O fault, a refused login a permission one.
+export function postgresFault(e: unknown, label: string): unknown {
+  const code = (e as { code?: unknown }).code
+  const errno = (e as { errno?: unknown }).errno
+  const message = (e as Error).message
+  if (errno === '28P01' || errno === '28000' || code === 'ERR_POSTGRES_AUTHENTICATION_FAILED_PBKDF2' || code === 'ERR_POSTGRES_PASSWORD_REQUIRED') {
+    return new StorageError(`PostgreSQL refused the login to ${label}: ${message} (database.url)`, 'permission')
+  }
+  if (errno === '3D000') return new StorageError(`the database of ${label} does not exist: create it first (database.url)`, 'permission')
+  if (typeof code === 'string' && /^ERR_POSTGRES_(CONNECTION|CONNECT|SOCKET|TLS|UNSUPPORTED_AUTH)/.test(code)) {
+    return new StorageError(`cannot connect to PostgreSQL at ${label}: ${message} (database.url)`, 'io')
+  }
+  if (typeof code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET)$/.test(code)) {
+    return new StorageError(`cannot connect to PostgreSQL at ${label}: ${message} (database.url)`, 'io')
+  }
+  return e
+}

@@ -1,0 +1,47 @@
+import { pendingMigrations, MigrationError } from './migrate.ts'
+import { postgresMigrations, type Migration } from './migrations.ts'
+import type { Pg } from './postgres-client.ts'
+
+// The key of the advisory lock that migrations run under (an arbitrary constant: "votelist" in
+// ASCII, as an int8). Instances that start together queue on it, and the first one migrates: the
+// others then find nothing left to apply.
+export const MIGRATION_LOCK = 0x766f74656c697374n
+
+// Applies, in name order, every migration the database does not record, each in its own
+// transaction with its record, under a session advisory lock held by one dedicated connection.
+// Returns the names applied. A database that records a migration this build does not know was
+// written by a newer votelist: refused, as on SQLite.
+export async function migratePostgres(pg: Pg, list: readonly Migration[] = postgresMigrations, now = Date.now()): Promise<string[]> {
+  const conn = await pg.reserve()
+  let unlocked = true
+  try {
+    await conn.unsafe('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
+    try {
+      await conn.unsafe('CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, applied_at bigint NOT NULL)')
+      const done = ((await conn.unsafe('SELECT name FROM schema_migration')) as { name: string }[]).map((r) => r.name)
+      const applied: string[] = []
+      for (const m of pendingMigrations(list, done)) {
+        try {
+          await conn.begin(async (tx) => {
+            // Without parameters, a text of several statements runs as one simple query.
+            await tx.unsafe(m.sql).simple()
+            await tx.unsafe('INSERT INTO schema_migration (name, applied_at) VALUES ($1, $2)', [m.name, now])
+          })
+        } catch (e) {
+          throw new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`)
+        }
+        applied.push(m.name)
+      }
+      return applied
+    } finally {
+      await conn.unsafe('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {
+        // A session lock lives as long as its connection: one that could not be unlocked is
+        // closed, never handed back to the pool still holding it.
+        unlocked = false
+      })
+    }
+  } finally {
+    if (unlocked) conn.release()
+    else await conn.close()
+  }
+}
