@@ -129,17 +129,24 @@ describeBackends('POST /serveur/{slug}/voter (JSON)', (backend) => {
     expect(october).toContain('with <strong>1</strong> vote.')
   })
 
-  test('votes refused inside one group commit fail alone; the others are kept with their counters', async () => {
+  test('votes refused among votes sent together fail alone; the others are kept with their counters', async () => {
     const { rt, post } = await setUp(backend)
-    // Sent together, so written in one transaction: the second Steve and the second vote from
-    // 203.0.113.1 see the first ones and are refused.
+    // Steve from .1 conflicts with Steve from .2 (the pseudo) and with Alex from .1 (the address).
+    // SQLite writes votes sent together in one transaction, in their order: the first Steve wins.
+    // On PostgreSQL each vote is a transaction of its own, and the server's votes are written in
+    // the order they take its lock: if another of the three goes first, the first Steve is the one
+    // refused, and the remaining one of the other two is accepted.
     const answers = await Promise.all([post('Steve', '203.0.113.1'), post('Steve', '203.0.113.2'), post('Alex', '203.0.113.1'), post('Notch', '203.0.113.3')])
-    expect(answers.map((r) => r.status)).toEqual([201, 429, 429, 201])
-    expect((await answers[1].json()).error.code).toBe('VOTE_TOO_SOON')
-    expect(await rt.rows('SELECT pseudo FROM vote ORDER BY created_at')).toEqual([{ pseudo: 'Steve' }, { pseudo: 'Notch' }])
-    expect(await rt.row('SELECT count(*) AS n FROM vote_address')).toEqual({ n: 2 })
-    expect(await rt.rows('SELECT votes FROM server_month')).toEqual([{ votes: 2 }])
-    expect(await rt.rows('SELECT pseudo_key, votes FROM voter_month ORDER BY pseudo_key')).toEqual([{ pseudo_key: 'notch', votes: 1 }, { pseudo_key: 'steve', votes: 1 }])
+    const statuses = answers.map((r) => r.status)
+    const firstSteveWon = [201, 429, 429, 201]
+    if (backend === 'sqlite') expect(statuses).toEqual(firstSteveWon)
+    else expect([firstSteveWon, [429, 201, 201, 201]]).toContainEqual(statuses)
+    for (const r of answers.filter((a) => a.status === 429)) expect((await r.json()).error.code).toBe('VOTE_TOO_SOON')
+    const accepted = [['Steve', 'steve'], ['Steve', 'steve'], ['Alex', 'alex'], ['Notch', 'notch']].filter((_, i) => statuses[i] === 201)
+    expect((await rt.rows<{ pseudo: string }>('SELECT pseudo FROM vote')).map((v) => v.pseudo).sort()).toEqual(accepted.map(([p]) => p).sort())
+    expect(await rt.row('SELECT count(*) AS n FROM vote_address')).toEqual({ n: accepted.length })
+    expect(await rt.rows('SELECT votes FROM server_month')).toEqual([{ votes: accepted.length }])
+    expect(await rt.rows('SELECT pseudo_key, votes FROM voter_month ORDER BY pseudo_key')).toEqual(accepted.map(([, key]) => ({ pseudo_key: key, votes: 1 })).sort((a, b) => a.pseudo_key.localeCompare(b.pseudo_key)))
   })
 
   test('two votes in one millisecond get distinct, increasing times', async () => {
