@@ -1,22 +1,6 @@
 import { exec, rows, type Pg } from '../db/postgres-client.ts'
-import type { AuditEvent, AuditRepo, AuditTarget } from './repo.ts'
-
-interface Row {
-  id: number
-  at: number
-  actorId: string
-  actorEmail: string
-  action: string
-  targetType: AuditTarget['type']
-  targetId: string
-  targetLabel: string
-  detail: string
-}
-
-const toEvent = (r: Row): AuditEvent => ({
-  id: r.id, at: r.at, actor: { id: r.actorId, email: r.actorEmail }, action: r.action,
-  target: { type: r.targetType, id: r.targetId, label: r.targetLabel }, detail: JSON.parse(r.detail),
-})
+import type { AuditRepo } from './repo.ts'
+import { auditValues, toAuditEvent, type AuditRow } from './rows.ts'
 
 const INSERT = `INSERT INTO audit_event (at, actor_id, actor_email, action, target_type, target_id, target_label, detail)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
@@ -26,8 +10,8 @@ const PAGE = `SELECT id, at, actor_id AS "actorId", actor_email AS "actorEmail",
 export function postgresAuditRepo(pg: Pg) {
   return {
     async insert(e) {
-      await exec(pg, INSERT, [e.at, e.actor.id, e.actor.email, e.action, e.target.type, e.target.id, e.target.label, JSON.stringify(e.detail ?? {})])
+      await exec(pg, INSERT, [...auditValues(e)])
     },
-    page: async (before, limit) => (await rows<Row>(pg, PAGE, [before, limit])).map(toEvent),
+    page: async (before, limit) => (await rows<AuditRow>(pg, PAGE, [before, limit])).map(toAuditEvent),
   } satisfies AuditRepo
 }
