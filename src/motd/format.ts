@@ -143,7 +143,8 @@ function colorOf(value: unknown, inherited: string | undefined): string | undefi
   if (typeof value !== 'string') return inherited
   const v = value.toLowerCase()
   if (v === 'reset') return undefined
-  if (NAMED_COLORS[v]) return NAMED_COLORS[v]
+  // Own keys only: a colour named "__proto__" or "constructor" is no colour.
+  if (Object.hasOwn(NAMED_COLORS, v)) return NAMED_COLORS[v]
   return HEX_COLOR.test(v) ? v : inherited
 }
 

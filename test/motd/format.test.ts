@@ -66,6 +66,12 @@ describe('JSON chat components', () => {
     ]])
   })
 
+  test('a colour named like an Object property (__proto__, constructor, toString) is no colour', () => {
+    for (const color of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(motdFromChat({ color, extra: ['<script>'] })).toEqual(motdFromChat({ extra: ['<script>'] }))
+    }
+  })
+
   test('bad colours are ignored, deep or huge trees are bounded', () => {
     expect(motdFromChat({ text: 'x', color: 'javascript:alert(1)' })).toEqual([[{ text: 'x' }]])
     let deep: unknown = 'bottom'
