@@ -110,3 +110,23 @@ end
 `)
   return path
 }
+
+// One measured figure against the issue's target. Each benchmark calls this for every figure it
+// is judged by; the line it prints (`TARGET {...}`) is collected by run.ts, which prints every
+// figure beside its target at the end. Returns whether the target is met.
+export interface Target {
+  name: string
+  value: number
+  goal: number
+  // '>=' for ratios and rates that must reach the goal, '<' / '<=' for latencies and sizes
+  op: '>=' | '<' | '<='
+  unit?: string
+  // what the figure is measured against, e.g. "bare 28,760 req/s"
+  against?: string
+}
+
+export function target(t: Target): boolean {
+  const met = t.op === '>=' ? t.value >= t.goal : t.op === '<' ? t.value < t.goal : t.value <= t.goal
+  console.log(`TARGET ${JSON.stringify({ ...t, met })}`)
+  return met
+}

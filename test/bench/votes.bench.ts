@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { cleanupTemp, seedServer, sqliteSite, tempDir } from '../helpers.ts'
 import { startServer, stopServer, writeLoadConfig } from '../real-server.ts'
-import { fmt, report, wrk, type WrkResult } from './lib.ts'
+import { fmt, report, summarize, target, wrk, type WrkResult } from './lib.ts'
 
 const ROUNDS = 3
 const SECONDS = 5
@@ -33,6 +33,8 @@ async function bare() {
 const accepted = (r: WrkResult) => (r.requests - r.errors) / SECONDS
 const rows: Record<string, string | number>[] = []
 const ratios: number[] = []
+const p99s: number[] = []
+const bareRates: number[] = []
 for (let round = 0; round < ROUNDS; round++) {
   const baseline = await bare()
   await wrk(baseline.url, { connections: CONNECTIONS, seconds: 1, script })
@@ -46,11 +48,19 @@ for (let round = 0; round < ROUNDS; round++) {
   if (s.errors) throw new Error(`the site refused ${s.errors} votes: the benchmark must only send valid ones`)
 
   ratios.push(accepted(s) / accepted(b))
+  p99s.push(s.p99Ms)
+  bareRates.push(accepted(b))
   rows.push({
     round: round + 1, 'bare insert /s': fmt(accepted(b), 0), 'site votes /s': fmt(accepted(s), 0), ratio: fmt(ratios[round]),
     'bare p50 ms': fmt(b.p50Ms), 'site p50 ms': fmt(s.p50Ms), 'site p99 ms': fmt(s.p99Ms),
   })
 }
 report(`Votes accepted per second (${CONNECTIONS} connections, ${SECONDS} s per run, captcha off)`, rows)
-console.log(`median ratio site / bare: ${fmt([...ratios].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)])}`)
+const median = (xs: number[]) => summarize(xs).p50
+const against = `bare ${fmt(median(bareRates), 0)} inserts/s`
+const met = [
+  target({ name: 'throughput ratio', value: median(ratios), op: '>=', goal: 0.8, against }),
+  target({ name: `p99 at ${CONNECTIONS} connections`, value: median(p99s), op: '<', goal: 10, unit: 'ms', against }),
+].every(Boolean)
 cleanupTemp()
+process.exit(met ? 0 : 1)
