@@ -11,7 +11,7 @@ import { createKey } from '../../src/keys/service.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { cleanupTemp, sqliteSite, tempDir, testConfig, testLookup } from '../helpers.ts'
-import { fmt, report, summarize, target, wrk, writeCheckScript, type WrkResult } from './lib.ts'
+import { fmt, report, summarize, target as judge, wrk, writeCheckScript, type WrkResult } from './lib.ts'
 
 const SERVERS = 50
 const VOTES = 200_000
@@ -128,10 +128,10 @@ console.log(`calmest rounds: bare ${fmt(bc.requestsPerSec, 0)} req/s, p99 ${fmt(
 console.log(`p99 ratio ${fmt(o.p99 / b.p99)}, p50 ratio ${fmt(o.p50 / b.p50)}`)
 const against = `bare ${fmt(b.rps, 0)} req/s, ${fmt(b.cpuUs, 1)} µs CPU/req, p99 ${fmt(b.p99)} ms`
 const met = [
-  target({ name: 'throughput ratio', value: o.rps / b.rps, op: '>=', goal: 0.85, against }),
-  target({ name: 'CPU per request ratio (bare/votelist)', value: b.cpuUs / o.cpuUs, op: '>=', goal: 0.85, against }),
+  judge({ name: 'throughput ratio', value: o.rps / b.rps, op: '>=', goal: 0.85, against }),
+  judge({ name: 'CPU per request ratio (bare/votelist)', value: b.cpuUs / o.cpuUs, op: '>=', goal: 0.85, against }),
   // The p99 target holds whenever the baseline's own p99 is under 5 ms (on a starved VM neither is).
-  b.p99 < 5 ? target({ name: 'p99', value: o.p99, op: '<', goal: 5, unit: 'ms', against }) : true,
+  b.p99 < 5 ? judge({ name: 'p99', value: o.p99, op: '<', goal: 5, unit: 'ms', against }) : true,
 ].every(Boolean)
 
 await app.stop()

@@ -20,8 +20,9 @@ for (const f of files) {
   // Pass the output through as it comes, keeping the TARGET lines for the summary.
   let pending = ''
   const decoder = new TextDecoder()
-  for await (const chunk of p.stdout) {
-    const text = decoder.decode(chunk, { stream: true })
+  const reader = p.stdout.getReader()
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    const text = decoder.decode(r.value, { stream: true })
     process.stdout.write(text)
     pending += text
     const lines = pending.split('\n')
