@@ -23,6 +23,7 @@ import { serverRoutes } from './servers/routes.ts'
 import type { Site } from './site.ts'
 import { statsRoutes } from './stats/routes.ts'
 import { vendorRoutes } from './stats/vendor-routes.ts'
+import { checkRoute } from './verification/check-route.ts'
 import { verificationRoutes } from './verification/routes.ts'
 import { VERSION } from './version.ts'
 import { voteRoutes } from './votes/routes.ts'
@@ -30,7 +31,10 @@ import { voteRoutes } from './votes/routes.ts'
 // Mounts the feature modules, the static assets and the liveness check; no logic lives here.
 // Async because the static plugin lists the embedded files before it can route them.
 export async function createApp(site: Site) {
-  const app = new Elysia()
+  // The check endpoint, which plugins poll, is also a route of the HTTP server itself, in front
+  // of the framework's router (see check-route.ts); requests it does not answer go to the app.
+  const framework = (request: Request): Promise<Response> => app.handle(request)
+  const app: Elysia = new Elysia({ serve: { routes: { '/api/v1/votes/check': { GET: checkRoute(site, framework) } } } })
   return app
     .use(securityHeaders())
     .use(errorHandler(site.log, (e, request) => pageForError(pageView(site.config, request), site.log, e)))

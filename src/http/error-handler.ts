@@ -40,6 +40,10 @@ function toApiError(code: unknown, error: unknown, request: Request, log: Logger
   return new ApiError(500, 'INTERNAL', 'internal error')
 }
 
+// The answer to an error of an API request handled outside Elysia's routing (the check
+// endpoint's own route: src/verification/check-route.ts), as the handler below writes it.
+export const apiErrorAnswer = (log: Logger, request: Request, error: unknown): Response => respond(request, toApiError(undefined, error, request, log))
+
 export const errorHandler = (log: Logger, page?: (e: ApiError, request: Request) => Response) =>
   new Elysia({ name: 'http.errors' }).onError({ as: 'global' }, ({ code, error, request }) => {
     const e = toApiError(code, error, request, log)

@@ -7,7 +7,7 @@ import { ipKey } from '../net/ip.ts'
 import { monthOf } from '../servers/month.ts'
 import { checkPseudo, pseudoKey } from '../servers/pseudo.ts'
 import type { RankingRepo } from '../servers/repo.ts'
-import type { FoundVote, VerificationRepo } from './repo.ts'
+import type { VerificationRepo } from './repo.ts'
 import type { CheckResult, ClaimResult, ServerStatistics, VoteList } from './schema.ts'
 
 // What the keyed verification API answers: check, claim, the vote list and the server's
@@ -57,25 +57,44 @@ export interface CheckQuery {
 // IPv4-mapped as IPv4, IPv6 by /64, any address recorded with the vote), or both at once. The
 // answer is synchronous when the repository's is: this is the API's hottest path.
 export function checkVote(deps: VerificationDeps, key: LiveKey, q: CheckQuery, now: number): Awaitable<CheckResult> {
+  return runCheck(deps, planCheck(deps, key, q, now))
+}
+
+// What a check will look for, or the INVALID_PARAMETER error it answers; reads nothing.
+export interface CheckPlan {
+  serverId: string
+  pseudo: string | undefined // as asked
+  name: string | null // its key
+  ip: string | null // the address's key
+  since: number
+  minutes: number
+}
+
+export function planCheck(deps: VerificationDeps, key: LiveKey, q: CheckQuery, now: number): CheckPlan {
   const minutes = searchWindow(q.window, q.duration)
   if (q.pseudo === undefined && q.ip === undefined) throw invalidParameter('pseudo or ip is required')
-  const since = windowStart(now, minutes)
-  const votes = deps.store.verification
-  let found: Awaitable<FoundVote | null>
-  if (q.ip === undefined) {
-    found = votes.latestByPseudo(key.serverId, pseudoKey(checkPseudo(q.pseudo!, key.edition)), since)
-  } else if (q.pseudo === undefined) {
-    found = votes.latestByIp(key.serverId, ipKeyOf(q.ip), since)
-  } else {
-    const name = pseudoKey(checkPseudo(q.pseudo, key.edition))
-    found = votes.latestByPseudoAndIp(key.serverId, name, ipKeyOf(q.ip), since)
+  return {
+    serverId: key.serverId,
+    pseudo: q.pseudo,
+    name: q.pseudo === undefined ? null : pseudoKey(checkPseudo(q.pseudo, key.edition)),
+    ip: q.ip === undefined ? null : ipKeyOf(q.ip),
+    since: windowStart(now, minutes),
+    minutes,
   }
+}
+
+export function runCheck(deps: VerificationDeps, plan: CheckPlan): Awaitable<CheckResult> {
+  const votes = deps.store.verification
+  const { serverId, name, ip, since, minutes } = plan
+  const found = ip === null ? votes.latestByPseudo(serverId, name!, since)
+    : name === null ? votes.latestByIp(serverId, ip, since)
+    : votes.latestByPseudoAndIp(serverId, name, ip, since)
   return then(found, (vote): CheckResult => {
-    if (!vote) return { ok: true, hasVoted: false, pseudo: q.pseudo ?? null, votedAt: null, nextVoteAt: null, claimed: false, window: minutes }
+    if (!vote) return { ok: true, hasVoted: false, pseudo: plan.pseudo ?? null, votedAt: null, nextVoteAt: null, claimed: false, window: minutes }
     return {
       ok: true,
       hasVoted: true,
-      pseudo: q.pseudo ?? vote.pseudo,
+      pseudo: plan.pseudo ?? vote.pseudo,
       votedAt: iso(vote.createdAt),
       nextVoteAt: iso(vote.createdAt + deps.config.votes.interval_minutes * 60_000),
       claimed: vote.claimedAt !== null,
