@@ -24,6 +24,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
   const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
   let lock: { release(): void } | null = null
   let listening: { stop(): Promise<void> } | null = null
+  let checkpoints: { stop(): Promise<void> } | null = null
   try {
     if (rt.store.kind === 'sqlite') lock = acquireInstanceLock(rt.config.database.path)
     await recoverInterruptedWork(rt)
@@ -41,6 +42,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     }
     rt.siteUrl.listening(app.server!.port!)
     rt.scheduler.start()
+    checkpoints = rt.store.checkpointInBackground(rt.log)
     rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: databaseLabel(rt.config), config: rt.config.source })
     if (!rt.siteUrl.configured) {
       rt.log.warn(`site.base_url is not set: links use the default address ${rt.siteUrl.base()}, and the dashboard works from this machine only; set site.base_url in the configuration to the address people open`, { accepted: rt.siteUrl.origins() })
@@ -53,6 +55,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     // that no request can use a key any more, or up to a minute of it would be lost.
     await flushKeyUse(rt)
   } finally {
+    await checkpoints?.stop()
     await listening?.stop().catch(() => {})
     await rt.store.close()
     lock?.release()

@@ -24,6 +24,7 @@ export function createPostgresStore<R extends object>(pg: Pg, repositories: Repo
       return value
     },
     // The server's own tools back a PostgreSQL database up (pg_dump, continuous archiving).
+    checkpointInBackground: () => null,
     backup: () => Promise.reject(new Error('votelist backs up SQLite files only: back a PostgreSQL database up with pg_dump or the server\'s continuous archiving')),
     close: () => pg.close(),
   }

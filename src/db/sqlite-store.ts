@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { backupDatabaseInWorker } from './backup.ts'
+import { startCheckpointer } from './checkpointer.ts'
 import { createGroupCommit } from './group-commit.ts'
 import { writeTx } from './open.ts'
 import { runScript, type StoreControl, type StoreWrites, type TxScript, type WriteOptions } from './store.ts'
@@ -25,6 +26,7 @@ export function createSqliteStore<R extends object>(db: Database, repositories: 
       }
     },
     backup: (target) => backupDatabaseInWorker(db.filename, target),
+    checkpointInBackground: (log) => startCheckpointer(db, log),
     close: () => db.close(),
   }
 }

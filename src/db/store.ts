@@ -1,3 +1,4 @@
+import type { Logger } from '../log.ts'
 // The seam between votelist and its database. Repositories (one per feature, the only code with
 // SQL) answer through `Awaitable` results: the SQLite ones return plain values, at no cost; a
 // backend whose client is asynchronous returns promises. Code above the repositories awaits their
@@ -41,6 +42,9 @@ export interface StoreControl {
   // keeps running; resolves once the file is complete. SQLite only: a PostgreSQL store refuses,
   // its database being backed up with the server's own tools (pg_dump, continuous archiving).
   backup(target: string): Promise<void>
+  // While the site serves: SQLite's WAL checkpoints move to a thread of their own
+  // (src/db/checkpointer.ts); null where there is nothing to move (PostgreSQL, in memory).
+  checkpointInBackground(log: Logger): { stop(): Promise<void> } | null
   close(): Awaitable<void>
 }
 

@@ -1,10 +1,14 @@
 // The baseline of votes.bench.ts: a bare Bun.serve that does one SQLite insert per POST, on a
-// database opened with the site's own pragmas (WAL, synchronous=NORMAL). Prints its port.
+// database opened with the site's own pragmas (WAL, synchronous=NORMAL) and, like the site, its
+// WAL checkpoints in a thread of their own. Prints its port.
 import { join } from 'node:path'
+import { startCheckpointer } from '../../src/db/checkpointer.ts'
 import { openDatabase } from '../../src/db/open.ts'
+import { memoryLogger } from '../../src/log.ts'
 
 const db = openDatabase(join(process.argv[2], 'bare.db'))
 db.run('CREATE TABLE IF NOT EXISTS vote (id TEXT PRIMARY KEY, pseudo TEXT NOT NULL, created_at INTEGER NOT NULL)')
+const checkpoints = startCheckpointer(db, memoryLogger())
 const insert = db.prepare('INSERT INTO vote (id, pseudo, created_at) VALUES (?, ?, ?)')
 const server = Bun.serve({
   hostname: '127.0.0.1',
@@ -18,4 +22,4 @@ const server = Bun.serve({
   },
 })
 console.log(server.port)
-process.on('SIGTERM', () => { server.stop(true); db.close(); process.exit(0) })
+process.on('SIGTERM', async () => { server.stop(true); await checkpoints?.stop(); db.close(); process.exit(0) })

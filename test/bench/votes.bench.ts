@@ -10,7 +10,7 @@ import { cleanupTemp, seedServer, sqliteSite, tempDir } from '../helpers.ts'
 import { startServer, stopServer, writeLoadConfig } from '../real-server.ts'
 import { fmt, report, summarize, target, wrk, type WrkResult } from './lib.ts'
 
-const ROUNDS = 3
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const SECONDS = 5
 const CONNECTIONS = 32
 const script = join(import.meta.dir, 'vote-post.lua')

@@ -1,0 +1,172 @@
+import type { Database } from 'bun:sqlite'
+import { statSync } from 'node:fs'
+import type { Logger } from '../log.ts'
+
+// WAL checkpoints off the event loop. By default SQLite checkpoints in the connection that
+// commits, once the WAL passes 1,000 pages: that commit then copies the WAL into the database
+// file and waits for two fsyncs, and every request of the site waits with it (under a vote burst
+// on a small VPS, 10 ms and more every few hundred votes: most of the votes' p99). While the site
+// serves, a worker thread with its own connection checkpoints instead (PASSIVE: it never blocks
+// the site's writer or readers), and the site's connection stops checkpointing by itself.
+// Durability is unchanged: a commit is durable in the WAL when it returns, whoever checkpoints
+// it later, and a crash at any point is recovered from the WAL at the next open.
+//
+// The thread (a JavaScript thread costs about 5 MB) starts with the first writes that fill the
+// WAL past START_BYTES, so a list that is only read never pays for it. If it cannot start or
+// fails, the site's connection checkpoints by itself again, as SQLite does by default.
+
+const POLL_MS = 200
+// About 256 pages: a few dozen votes.
+const START_BYTES = 1024 * 1024
+const DEFAULT_AUTOCHECKPOINT = 1000
+
+// The worker is built from source text, like the backup's (src/db/backup.ts): the compiled
+// binary needs no extra entry point. It only uses bun:sqlite.
+const WORKER = `
+import { Database } from 'bun:sqlite'
+let db = null
+self.onmessage = ({ data }) => {
+  try {
+    if (data.close) {
+      db?.close()
+      db = null
+      postMessage({ ok: true })
+      return
+    }
+    if (!db) {
+      db = new Database(data.path, { readwrite: true, create: false })
+      db.run('PRAGMA busy_timeout = 5000')
+    }
+    const r = db.query('PRAGMA wal_checkpoint(PASSIVE)').get()
+    postMessage({ ok: true, busy: r.busy, log: r.log, checkpointed: r.checkpointed })
+  } catch (e) {
+    postMessage({ ok: false, message: String(e && e.message || e) })
+  }
+}`
+
+let workerUrl: string | null = null
+
+interface Reply {
+  ok: boolean
+  message?: string
+  log?: number
+  checkpointed?: number
+}
+
+export interface Checkpointer {
+  // What the timer does every POLL_MS (tests call it to look at once).
+  poll(): void
+  // Resolves after one checkpoint by the thread (starting it if needed).
+  checkpoint(): Promise<Reply>
+  readonly running: boolean
+  // Closes the thread's connection (so that closing the site's, the last one, folds the WAL into
+  // the database file) and ends the thread.
+  stop(): Promise<void>
+}
+
+export function startCheckpointer(db: Database, log: Logger): Checkpointer | null {
+  const path = db.filename
+  if (path === '' || path === ':memory:') return null
+  const wal = `${path}-wal`
+  let worker: Worker | null = null
+  let failed = false
+  let inFlight: Promise<Reply> | null = null
+  let lastSeen = -1
+  // Logged when checkpoints start failing (a full disk) and when they work again, not each time.
+  let failing = false
+
+  const giveUp = (why: string) => {
+    if (failed) return
+    failed = true
+    worker?.terminate()
+    worker = null
+    try {
+      db.run(`PRAGMA wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`)
+    } catch {}
+    log.warn('WAL checkpoints run in the site\'s own thread again', { reason: why })
+  }
+
+  const ask = (): Promise<Reply> => {
+    if (inFlight) return inFlight
+    if (!worker) {
+      workerUrl ??= URL.createObjectURL(new Blob([WORKER], { type: 'application/javascript' }))
+      worker = new Worker(workerUrl)
+      worker.onerror = (e) => giveUp(`the checkpoint thread failed: ${e.message}`)
+    }
+    const w = worker
+    inFlight = new Promise<Reply>((resolve) => {
+      w.onmessage = ({ data }: MessageEvent<Reply>) => resolve(data)
+      w.postMessage({ path })
+    }).then((reply) => {
+      inFlight = null
+      if (!reply.ok && !failing) log.warn('WAL checkpoints fail; trying again every moment', { error: reply.message })
+      if (reply.ok && failing) log.info('WAL checkpoints work again')
+      failing = !reply.ok
+      return reply
+    })
+    return inFlight
+  }
+
+  const walSize = () => {
+    try {
+      return statSync(wal).size
+    } catch {
+      return 0
+    }
+  }
+
+  // Checkpoints when the WAL changed since the last look (its mtime); starts the thread, and
+  // turns the connection's own checkpoints off, once the WAL has grown past START_BYTES.
+  const poll = () => {
+    if (failed || inFlight) return
+    let changed: number
+    try {
+      changed = statSync(wal).mtimeMs
+    } catch {
+      return
+    }
+    if (changed === lastSeen) return
+    if (!worker) {
+      if (walSize() < START_BYTES) return
+      try {
+        ask()
+        db.run('PRAGMA wal_autocheckpoint = 0')
+      } catch (e) {
+        giveUp(String((e as Error).message))
+        return
+      }
+      lastSeen = changed
+      return
+    }
+    lastSeen = changed
+    ask()
+  }
+  const timer = setInterval(poll, POLL_MS)
+  timer.unref()
+
+  return {
+    poll,
+    checkpoint: () => (failed ? Promise.resolve({ ok: false, message: 'stopped' }) : ask()),
+    get running() {
+      return worker !== null && !failed
+    },
+    async stop() {
+      clearInterval(timer)
+      failed = true
+      const w = worker
+      worker = null
+      if (w) {
+        await inFlight
+        await new Promise<void>((resolve) => {
+          w.onmessage = () => resolve()
+          w.onerror = () => resolve()
+          w.postMessage({ close: true })
+        })
+        w.terminate()
+      }
+      try {
+        db.run(`PRAGMA wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`)
+      } catch {}
+    },
+  }
+}
