@@ -15,9 +15,18 @@ import type { Logger } from '../log.ts'
 // WAL past START_BYTES, so a list that is only read never pays for it. If it cannot start or
 // fails, the site's connection checkpoints by itself again, as SQLite does by default.
 
-const POLL_MS = 200
+const POLL_MS = 100
 // About 256 pages: a few dozen votes.
 const START_BYTES = 1024 * 1024
+// A PASSIVE checkpoint never waits, but under steady writes it never catches up with the end of
+// the WAL either, and SQLite only starts the WAL over (at the next write) once everything in it
+// was copied: it would grow without end (hundreds of MB in seconds under a vote burst), and every
+// read gets slower as it grows. Past this many frames (64 MB of 4 KB pages), the site's grouped
+// writes (votes) are held back for one more checkpoint, which then has only the little written
+// since the last one to copy; the held writes then start the WAL over. Reads go on meanwhile.
+// (A RESTART checkpoint would do it too, but the site's connection would wait for it inside
+// SQLite's busy handler, whose sleeps grow to 100 ms, with the event loop stopped.)
+const CATCH_UP_FRAMES = 16_384
 const DEFAULT_AUTOCHECKPOINT = 1000
 
 // The worker is built from source text, like the backup's (src/db/backup.ts): the compiled
@@ -59,12 +68,15 @@ export interface Checkpointer {
   // Resolves after one checkpoint by the thread (starting it if needed).
   checkpoint(): Promise<Reply>
   readonly running: boolean
+  // Grouped writes are held back until the checkpoint in flight has caught up.
+  readonly catchingUp: boolean
   // Closes the thread's connection (so that closing the site's, the last one, folds the WAL into
   // the database file) and ends the thread.
   stop(): Promise<void>
 }
 
-export function startCheckpointer(db: Database, log: Logger): Checkpointer | null {
+// `holdWrites(until)`: holds the grouped writes back until `until` resolves (src/db/group-commit.ts).
+export function startCheckpointer(db: Database, log: Logger, holdWrites: (until: Promise<unknown>) => void, catchUpFrames = CATCH_UP_FRAMES): Checkpointer | null {
   const path = db.filename
   if (path === '' || path === ':memory:') return null
   const wal = `${path}-wal`
@@ -74,12 +86,18 @@ export function startCheckpointer(db: Database, log: Logger): Checkpointer | nul
   let lastSeen = -1
   // Logged when checkpoints start failing (a full disk) and when they work again, not each time.
   let failing = false
+  let catchingUp = false
+  let tightened = false
+  // Answers the checkpoint in flight when the thread is gone (whoever waits on it, held writes
+  // included, goes on).
+  let settle: ((reply: Reply) => void) | null = null
 
   const giveUp = (why: string) => {
     if (failed) return
     failed = true
     worker?.terminate()
     worker = null
+    settle?.({ ok: false, message: why })
     try {
       db.run(`PRAGMA wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`)
     } catch {}
@@ -95,13 +113,32 @@ export function startCheckpointer(db: Database, log: Logger): Checkpointer | nul
     }
     const w = worker
     inFlight = new Promise<Reply>((resolve) => {
+      settle = resolve
       w.onmessage = ({ data }: MessageEvent<Reply>) => resolve(data)
       w.postMessage({ path })
     }).then((reply) => {
+      settle = null
       inFlight = null
       if (!reply.ok && !failing) log.warn('WAL checkpoints fail; trying again every moment', { error: reply.message })
       if (reply.ok && failing) log.info('WAL checkpoints work again')
       failing = !reply.ok
+      // Past the size: one more pass at once, which only copies what came during this one, then
+      // a last one with the writes held, which copies less still (and syncs: a millisecond or two).
+      if (reply.ok && !catchingUp && !failed) {
+        if (reply.log! <= catchUpFrames) tightened = false
+        else if (!tightened) {
+          tightened = true
+          void ask()
+        } else {
+          tightened = false
+          catchingUp = true
+          const caughtUp = ask()
+          holdWrites(caughtUp)
+          void caughtUp.then(() => {
+            catchingUp = false
+          })
+        }
+      }
       return reply
     })
     return inFlight
@@ -147,6 +184,9 @@ export function startCheckpointer(db: Database, log: Logger): Checkpointer | nul
   return {
     poll,
     checkpoint: () => (failed ? Promise.resolve({ ok: false, message: 'stopped' }) : ask()),
+    get catchingUp() {
+      return catchingUp
+    },
     get running() {
       return worker !== null && !failed
     },

@@ -31,7 +31,11 @@ interface Pending {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
-export type GroupCommit = <T>(write: () => T, atomicity?: Atomicity) => Promise<T>
+export type GroupCommit = (<T>(write: () => T, atomicity?: Atomicity) => Promise<T>) & {
+  // Writes handed in from now on wait until `until` settles (the WAL checkpointer catching up:
+  // src/db/checkpointer.ts); they are then written as one group, as usual.
+  hold(until: Promise<unknown>): void
+}
 
 // Thrown out of a first attempt to roll it back: a bare write failed after changing something.
 class PartialWrite extends Error {}
@@ -59,7 +63,17 @@ export function createGroupCommit(db: Database): GroupCommit {
     }))
   }
 
+  let held: Promise<unknown> | null = null
+
   function flush() {
+    if (held) {
+      const until = held
+      void until.then(() => {
+        if (held === until) held = null
+        flush()
+      })
+      return
+    }
     const group = pending
     pending = []
     let outcomes: Outcome[]
@@ -81,10 +95,16 @@ export function createGroupCommit(db: Database): GroupCommit {
     })
   }
 
-  return <T>(write: () => T, atomicity: Atomicity = 'self') => new Promise<T>((resolve, reject) => {
+  const commit = <T>(write: () => T, atomicity: Atomicity = 'self') => new Promise<T>((resolve, reject) => {
     // setImmediate, not a microtask: requests read in the same poll of the event loop get to
     // join the group before it is written.
     if (pending.length === 0) setImmediate(flush)
     pending.push({ write, atomicity, resolve: resolve as (v: unknown) => void, reject })
+  })
+  return Object.assign(commit, {
+    hold(until: Promise<unknown>) {
+      // Settled either way, the hold ends.
+      held = until.then(() => {}, () => {})
+    },
   })
 }

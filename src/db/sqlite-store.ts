@@ -26,7 +26,7 @@ export function createSqliteStore<R extends object>(db: Database, repositories: 
       }
     },
     backup: (target) => backupDatabaseInWorker(db.filename, target),
-    checkpointInBackground: (log) => startCheckpointer(db, log),
+    checkpointInBackground: (log) => startCheckpointer(db, log, shared.hold),
     close: () => db.close(),
   }
 }

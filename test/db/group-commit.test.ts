@@ -23,6 +23,23 @@ function setUp() {
 }
 
 describe('group commit', () => {
+  test('held back, writes wait until the hold ends, then go as one group; a hold that fails holds no longer', async () => {
+    const { db, write, rows } = setUp()
+    const commit = createGroupCommit(db)
+    let release!: () => void
+    commit.hold(new Promise<void>((r) => { release = r }))
+    const written = [commit(write(1)), commit(write(2))]
+    // Several turns of the event loop: the group would have been written at the first.
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r))
+    expect(rows()).toEqual([])
+    release()
+    expect(await Promise.all(written)).toEqual([1, 2])
+    expect(rows()).toEqual([1, 2])
+    commit.hold(Promise.reject(new Error('the checkpointer is gone')))
+    expect(await commit(write(3))).toBe(3)
+    expect(rows()).toEqual([1, 2, 3])
+  })
+
   test('writes handed in together share one transaction; a refused one rolls back alone', async () => {
     const { path, db, write, rows } = setUp()
     const commit = createGroupCommit(db)
