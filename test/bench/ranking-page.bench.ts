@@ -40,7 +40,8 @@ function runningClock(start: number): ManualClock {
 }
 
 // Servers listed since October (so that October has a ranking too), votes in November.
-const rt = sqliteSite(testConfig(), { clock: runningClock(Date.UTC(2026, 9, 1)), log: memoryLogger('error'), lookup: testLookup })
+const clock = runningClock(Date.UTC(2026, 9, 1))
+const rt = sqliteSite(testConfig(), { clock, log: memoryLogger('error'), lookup: testLookup })
 const owner = await createUser(rt, { email: 'bench@example.com', password: 'correct horse battery' })
 const modes = rt.config.servers.modes
 const servers = await Promise.all(Array.from({ length: SERVERS }, (_, i) => createServer(rt, owner.id, {
@@ -48,7 +49,7 @@ const servers = await Promise.all(Array.from({ length: SERVERS }, (_, i) => crea
   edition: i % 5 === 0 ? 'bedrock' : 'java', modes: [modes[i % modes.length], modes[(i * 7 + 3) % modes.length]].filter((m, j, a) => a.indexOf(m) === j),
   description: `A friendly server number ${i}.`,
 })))
-rt.clock.set(Date.UTC(2026, 10, 28, 12))
+clock.set(Date.UTC(2026, 10, 28, 12))
 // Votes spread over the month with a long tail (a few big servers, many small ones), written
 // through the votes repo so that the month counters are exactly what recordVote keeps.
 const start = Date.UTC(2026, 10, 1)
