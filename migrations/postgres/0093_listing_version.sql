@@ -1,7 +1,8 @@
 -- PostgreSQL twin of migrations/0093_listing_version.sql: a counter of the changes to what the
--- public pages show of the listings, bumped by the statements that change them, whichever
--- instance or tool runs them. One update per statement; the row's lock is held to the end of the
--- writing transaction, which only listing changes take (never a vote or a ping).
+-- public pages show of the listings, bumped by the transactions that change them, whichever
+-- instance or tool runs them. The triggers are deferred to the commit, so the counter's row is the
+-- last lock a transaction takes: two transactions changing listings wait for each other only there,
+-- never in a cycle with the rows they change. Votes and pings never take it.
 CREATE TABLE listing_version (
   id smallint PRIMARY KEY CHECK (id = 1),
   n  bigint NOT NULL
@@ -14,9 +15,15 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER server_changed AFTER INSERT OR UPDATE OR DELETE ON server FOR EACH STATEMENT EXECUTE FUNCTION listing_changed();
-CREATE TRIGGER server_mode_changed AFTER INSERT OR UPDATE OR DELETE ON server_mode FOR EACH STATEMENT EXECUTE FUNCTION listing_changed();
-CREATE TRIGGER server_icon_changed AFTER INSERT OR UPDATE OR DELETE ON server_icon FOR EACH STATEMENT EXECUTE FUNCTION listing_changed();
-CREATE TRIGGER server_banner_changed AFTER INSERT OR UPDATE OR DELETE ON server_banner FOR EACH STATEMENT EXECUTE FUNCTION listing_changed();
-CREATE TRIGGER user_disabled AFTER UPDATE OF disabled_at ON "user" FOR EACH STATEMENT EXECUTE FUNCTION listing_changed();
-CREATE TRIGGER user_deleted AFTER DELETE ON "user" FOR EACH STATEMENT EXECUTE FUNCTION listing_changed();
+CREATE CONSTRAINT TRIGGER server_changed AFTER INSERT OR UPDATE OR DELETE ON server
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION listing_changed();
+CREATE CONSTRAINT TRIGGER server_mode_changed AFTER INSERT OR UPDATE OR DELETE ON server_mode
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION listing_changed();
+CREATE CONSTRAINT TRIGGER server_icon_changed AFTER INSERT OR UPDATE OR DELETE ON server_icon
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION listing_changed();
+CREATE CONSTRAINT TRIGGER server_banner_changed AFTER INSERT OR UPDATE OR DELETE ON server_banner
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION listing_changed();
+CREATE CONSTRAINT TRIGGER user_disabled AFTER UPDATE OF disabled_at ON "user"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION listing_changed();
+CREATE CONSTRAINT TRIGGER user_deleted AFTER DELETE ON "user"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION listing_changed();

@@ -1,6 +1,7 @@
-import { afterAll, expect, test } from 'bun:test'
+import { SQL } from 'bun'
+import { afterAll, describe, expect, test } from 'bun:test'
 import { recordVote } from '../../src/votes/service.ts'
-import { describeBackends } from '../backends.ts'
+import { backends, closeTestSites, describeBackends } from '../backends.ts'
 import { cleanupTemp, seedServer, siteOn } from '../helpers.ts'
 
 afterAll(cleanupTemp)
@@ -51,5 +52,34 @@ describeBackends('the listing version', (backend) => {
     expect(moved).toEqual(Object.fromEntries(changes.map(([what]) => [what, true])))
     // A server added through the site moves it too.
     expect(await moves(() => seedServer(rt, { name: 'New One' }, 'third@example.com'))).toBe(true)
+  })
+})
+
+describe.if(backends.includes('postgres'))('the listing version on PostgreSQL', () => {
+  afterAll(closeTestSites)
+
+  // Its row is taken at the commit (deferred triggers): a transaction that changed one listing
+  // and goes on to change another never waits in a cycle with one that changed the other first.
+  test('two transactions editing two servers in opposite orders both commit', async () => {
+    const rt = await siteOn('postgres')
+    const a = (await seedServer(rt, { name: 'Alpha' })).server
+    const b = (await seedServer(rt, { name: 'Bravo' })).server
+    const before = await rt.store.servers.listingVersion()
+    const [one, two] = [new SQL({ url: rt.config.database.url, max: 1 }), new SQL({ url: rt.config.database.url, max: 1 })]
+    try {
+      for (const c of [one, two]) await c.unsafe("SET lock_timeout = '5s'")
+      await one.unsafe('BEGIN')
+      await one.unsafe('UPDATE server SET name = $1 WHERE id = $2', ['Alpha 1', a.id])
+      await two.unsafe('BEGIN')
+      await two.unsafe('UPDATE server SET name = $1 WHERE id = $2', ['Bravo 2', b.id])
+      const waiting = one.unsafe('UPDATE server SET name = $1 WHERE id = $2', ['Bravo 1', b.id])
+      await two.unsafe('COMMIT')
+      await waiting
+      await one.unsafe('COMMIT')
+    } finally {
+      await Promise.all([one.close(), two.close()])
+    }
+    expect(await rt.rows('SELECT name FROM server WHERE id IN (?, ?) ORDER BY name', a.id, b.id)).toEqual([{ name: 'Alpha 1' }, { name: 'Bravo 1' }])
+    expect(await rt.store.servers.listingVersion()).toBe(before + 3)
   })
 })
