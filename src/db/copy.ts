@@ -6,8 +6,9 @@ import { migratePostgres } from './postgres-migrate.ts'
 
 export class CopyError extends Error {}
 
-// What instances share (limit counters, task claims) is not the site's data: never copied.
-const NOT_DATA = new Set(['schema_migration', 'rate_limit', 'task_run'])
+// What instances share (limit counters, task claims) and the pages' listing version (a counter
+// each database keeps by itself) are not the site's data: never copied.
+const NOT_DATA = new Set(['schema_migration', 'rate_limit', 'task_run', 'listing_version'])
 // Rows a batch sends at most, as $n parameters (PostgreSQL takes at most 65,535 per statement).
 const MAX_PARAMETERS = 30_000
 

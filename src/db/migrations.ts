@@ -17,6 +17,7 @@ import m0076 from '../../migrations/0076_discord.sql' with { type: 'text' }
 import m0080 from '../../migrations/0080_administration.sql' with { type: 'text' }
 import m0081 from '../../migrations/0081_last_ping_round.sql' with { type: 'text' }
 import m0090 from '../../migrations/0090_cluster.sql' with { type: 'text' }
+import m0093 from '../../migrations/0093_listing_version.sql' with { type: 'text' }
 import p0001 from '../../migrations/postgres/0001_accounts_servers.sql' with { type: 'text' }
 import p0002 from '../../migrations/postgres/0002_votes.sql' with { type: 'text' }
 import p0003 from '../../migrations/postgres/0003_notifications.sql' with { type: 'text' }
@@ -32,6 +33,7 @@ import p0076 from '../../migrations/postgres/0076_discord.sql' with { type: 'tex
 import p0080 from '../../migrations/postgres/0080_administration.sql' with { type: 'text' }
 import p0081 from '../../migrations/postgres/0081_last_ping_round.sql' with { type: 'text' }
 import p0090 from '../../migrations/postgres/0090_cluster.sql' with { type: 'text' }
+import p0093 from '../../migrations/postgres/0093_listing_version.sql' with { type: 'text' }
 
 export interface Migration {
   name: string
@@ -54,6 +56,7 @@ export const migrations: readonly Migration[] = [
   { name: '0080_administration', sql: m0080 },
   { name: '0081_last_ping_round', sql: m0081 },
   { name: '0090_cluster', sql: m0090 },
+  { name: '0093_listing_version', sql: m0093 },
 ]
 
 export const postgresMigrations: readonly Migration[] = [
@@ -72,4 +75,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '0080_administration', sql: p0080 },
   { name: '0081_last_ping_round', sql: p0081 },
   { name: '0090_cluster', sql: p0090 },
+  { name: '0093_listing_version', sql: p0093 },
 ]

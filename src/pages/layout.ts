@@ -129,7 +129,7 @@ ${body}
 // Every public page leaves through here, with the pages' Content-Security-Policy: no page can be
 // framed, nothing inline runs (src/http/security-headers.ts). Its language came from the cookie
 // and Accept-Language: caches must keep one copy per value of those.
-export function htmlResponse(view: PageView, page: string, status = 200, headers: Record<string, string> = {}): Response {
+export function htmlResponse(view: PageView, page: string | Uint8Array<ArrayBuffer>, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(page, {
     status,
     headers: {
@@ -178,7 +178,7 @@ export function pageForError(view: PageView, log: Logger, e: unknown): Response 
 }
 
 // A page route's answer: the page `render` builds, or the page for its failure.
-export async function renderPage(deps: { config: Config; log: Logger }, request: Request, render: (view: PageView) => Awaitable<string>): Promise<Response> {
+export async function renderPage(deps: { config: Config; log: Logger }, request: Request, render: (view: PageView) => Awaitable<string | Uint8Array<ArrayBuffer>>): Promise<Response> {
   const view = pageView(deps.config, request)
   try {
     return htmlResponse(view, await render(view))

@@ -2,16 +2,21 @@ import { Elysia } from 'elysia'
 import type { Logger } from '../log.ts'
 import { listedServer } from '../servers/service.ts'
 import { renderPage } from './layout.ts'
+import { createPageCaches } from './page-cache.ts'
 import { PageQuery, type Query } from './query.ts'
 import { renderRankingPage, type RankingPageDeps } from './ranking-page.ts'
 import { renderServerPage } from './server-page.ts'
 
 // The public, server-rendered pages: the ranking and a server's page (its vote form is the
 // votes' own). Query values are read by the page itself (src/pages/query.ts) so that a bad one
-// gets a friendly HTML page rather than a JSON error.
+// gets a friendly HTML page rather than a JSON error. A ranking page is served again for a few
+// seconds, and a server's page takes its rank from the month's ranking kept as long
+// (src/pages/page-cache.ts); the rest of a server's page is read at each request.
 export function pageRoutes(rt: RankingPageDeps & { log: Logger }) {
+  const caches = createPageCaches(rt)
+  const serverPageDeps = { ...rt, rankOf: caches.rankOf }
   return new Elysia({ name: 'pages.routes' })
-    .get('/', ({ query, request }) => renderPage(rt, request, (view) => renderRankingPage(rt, view, query as Query)), {
+    .get('/', ({ query, request }) => renderPage(rt, request, (view) => caches.page(view, () => renderRankingPage(rt, view, query as Query))), {
       query: PageQuery,
       detail: {
         summary: 'Ranking page',
@@ -19,7 +24,7 @@ export function pageRoutes(rt: RankingPageDeps & { log: Logger }) {
         tags: ['Pages'],
       },
     })
-    .get('/serveur/:slug', ({ params, query, request }) => renderPage(rt, request, async (view) => renderServerPage(rt, view, await listedServer(rt.store.servers, params.slug), query as Query)), {
+    .get('/serveur/:slug', ({ params, query, request }) => renderPage(rt, request, async (view) => renderServerPage(serverPageDeps, view, await listedServer(rt.store.servers, params.slug), query as Query)), {
       query: PageQuery,
       detail: {
         summary: 'Server page',

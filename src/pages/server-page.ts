@@ -1,5 +1,6 @@
 import { monthOf } from '../servers/month.ts'
-import type { Server, ServerStatus } from '../servers/repo.ts'
+import type { Awaitable } from '../db/store.ts'
+import type { RankedServer, Server, ServerStatus } from '../servers/repo.ts'
 import { serverAddress } from '../servers/view.ts'
 import type { Tr } from './text.ts'
 import { shiftMonth } from './format.ts'
@@ -18,7 +19,12 @@ function renderStatus(tr: Tr, status: ServerStatus | null) {
     : html`<span class="status status-offline">${tr.t('server.status.offline')}</span> ${when}`
 }
 
-export async function renderServerPage(deps: RankingPageDeps, view: PageView, server: Server, query: Query): Promise<string> {
+export interface ServerPageDeps extends RankingPageDeps {
+  // The server's rank and votes in a month (src/pages/page-cache.ts keeps the month's ranking).
+  rankOf(serverId: string, month: string): Awaitable<RankedServer | null>
+}
+
+export async function renderServerPage(deps: ServerPageDeps, view: PageView, server: Server, query: Query): Promise<string> {
   const { config } = deps
   const { tr } = view
   const current = monthOf(deps.clock.now())
@@ -26,7 +32,7 @@ export async function renderServerPage(deps: RankingPageDeps, view: PageView, se
   const isCurrent = month === current
   const label = tr.month(month)
   const { ranking, servers } = deps.store
-  const ranked = await ranking.rankOf(server.id, month)
+  const ranked = await deps.rankOf(server.id, month)
   const top = await ranking.topVoters(server.id, month, 10)
   const status = await servers.status(server.num)
   const images = await servers.imageHashes(server.num)

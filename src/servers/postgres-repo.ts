@@ -88,6 +88,7 @@ export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
       id: r.id, host: r.host, port: r.port, edition: r.edition, version: r.listedVersion, modes: r.modes,
       status: toStatus(r), images: { icon: r.iconHash, banner: r.bannerHash },
     })),
+    listingVersion: async () => (await row<{ n: number }>(pg, 'SELECT n FROM listing_version'))!.n,
     async imageHashes(serverNum) {
       const r = await row<{ iconHash: string | null; bannerHash: string | null }>(pg, `SELECT ${IMAGE_HASHES} FROM server s ${IMAGE_JOINS} WHERE s.num = $1`, [serverNum])
       return { icon: r?.iconHash ?? null, banner: r?.bannerHash ?? null }

@@ -120,6 +120,10 @@ export interface ServersRepo {
   status(serverNum: number): Awaitable<ServerStatus | null>
   // The listings of these servers, in the order of the ids.
   listings(ids: string[]): Awaitable<Listing[]>
+  // A number that changes with every change to what the public pages show of the listings (a
+  // server, its modes, icon or banner, its owner's account), whoever made it; votes and pings
+  // leave it as it is (migrations/0093_listing_version.sql).
+  listingVersion(): Awaitable<number>
   // Every server on the public site.
   pingTargets(): Awaitable<PingTarget[]>
   imageHashes(serverNum: number): Awaitable<ImageHashes>

@@ -47,6 +47,7 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
   const listings = db.prepare(`SELECT s.id, s.host, s.port, s.edition, s.version AS listedVersion, ${MODES('s')} AS modes, ${statusCols}, ${IMAGE_HASHES}
     FROM json_each(?) j JOIN server s ON s.id = j.value LEFT JOIN server_status st ON st.server_num = s.num ${IMAGE_JOINS}
     ORDER BY j.key`)
+  const listingVersion = db.prepare('SELECT n FROM listing_version')
   const imageHashes = db.prepare(`SELECT ${IMAGE_HASHES} FROM server s ${IMAGE_JOINS} WHERE s.num = ?`)
   const icon = db.prepare('SELECT png, hash FROM server_icon WHERE server_num = ?')
   const banner = db.prepare('SELECT bytes, type, width, height, hash FROM server_banner WHERE server_num = ?')
@@ -102,6 +103,7 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
         id: r.id, host: r.host, port: r.port, edition: r.edition, version: r.listedVersion, modes: JSON.parse(r.modes),
         status: toStatus(r), images: { icon: r.iconHash, banner: r.bannerHash },
       })),
+    listingVersion: () => (listingVersion.get() as { n: number }).n,
     imageHashes(serverNum) {
       const r = imageHashes.get(serverNum) as { iconHash: string | null; bannerHash: string | null } | null
       return { icon: r?.iconHash ?? null, banner: r?.bannerHash ?? null } satisfies ImageHashes
