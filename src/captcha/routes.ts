@@ -41,23 +41,27 @@ function widgetStrings(): Record<string, Record<string, string>> {
 }
 
 // The external build solves nothing until each algorithm has a worker: the site's challenges are
-// PBKDF2/SHA-256 (src/captcha/service.ts).
-const widget = `${banner}${widgetSource as string}
+// PBKDF2/SHA-256 (src/captcha/service.ts). Made at the first request for it, not at start: its
+// strings take every language's translator.
+let widget: string | undefined
+const widgetScript = () => (widget ??= `${banner}${widgetSource as string}
 globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Worker(${JSON.stringify(WORKER_PATH)}));
 for (const [lang, strings] of Object.entries(${JSON.stringify(widgetStrings())})) globalThis.$altcha.i18n.set(lang, { ...globalThis.$altcha.i18n.get('en'), ...strings });
-`
-const vendorFile = (body: string, type: string) => () => new Response(body, {
+`)
+const widgetStylesheet = `${banner}${widgetCss}`
+const workerScript = `${banner}${pbkdf2Worker as string}`
+const vendorFile = (body: () => string, type: string) => () => new Response(body(), {
   headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=31536000, immutable' },
 })
 
 export const captchaRoutes = (rt: CaptchaDeps & PublicLimitDeps) =>
   new Elysia({ name: 'captcha.routes' })
     .use(publicRateLimit(rt))
-    .get(WIDGET_PATH, vendorFile(widget, 'text/javascript'), {
+    .get(WIDGET_PATH, vendorFile(widgetScript, 'text/javascript'), {
       detail: { summary: 'The captcha widget script', description: 'The altcha web component that solves vote challenges in the browser, served by the site itself with its stylesheet and proof-of-work worker. The file name carries its version, so it is cached for a year.', tags: ['Voting'] },
     })
-    .get(WIDGET_CSS_PATH, vendorFile(`${banner}${widgetCss}`, 'text/css'), { detail: { hide: true } })
-    .get(WORKER_PATH, vendorFile(`${banner}${pbkdf2Worker as string}`, 'text/javascript'), { detail: { hide: true } })
+    .get(WIDGET_CSS_PATH, vendorFile(() => widgetStylesheet, 'text/css'), { detail: { hide: true } })
+    .get(WORKER_PATH, vendorFile(() => workerScript, 'text/javascript'), { detail: { hide: true } })
     .get('/api/v1/vote-challenge', async ({ set }) => {
       if (rt.config.votes.captcha !== 'pow') throw notFound('the captcha is off on this site (votes.captcha = "off")')
       set.headers['cache-control'] = 'no-store'
