@@ -3,7 +3,7 @@ import { databaseLabel, type Config } from './config/load.ts'
 import { createSiteUrl, type SiteUrl } from './http/site-url.ts'
 import { createLogger, type Logger } from './log.ts'
 import { listingPolicy } from './servers/service.ts'
-import { openPostgresStore, openSqliteStore, type Store } from './store.ts'
+import { openSqliteStore, type Store } from './store.ts'
 
 // What every command works with: the configuration, the time, the log, the site's secret and
 // the store (the database, migrated, behind its repositories). Opening it starts nothing: a
@@ -27,12 +27,13 @@ export interface RuntimeOptions {
 }
 
 // The backend is the configuration's: PostgreSQL when database.url is set, else the SQLite file.
+// The PostgreSQL half is imported only then: a SQLite site never loads it.
 export async function openStore(config: Config, opts: RuntimeOptions = {}): Promise<StoreRuntime> {
   const clock = opts.clock ?? systemClock
   const { url, path, pool_size: poolSize, statement_timeout: statementTimeoutMs } = config.database
   const policy = listingPolicy(config)
   const { store, migrated } = url
-    ? await openPostgresStore({ url, poolSize, statementTimeoutMs, label: databaseLabel(config) }, clock.now(), policy)
+    ? await (await import('./store-postgres.ts')).openPostgresStore({ url, poolSize, statementTimeoutMs, label: databaseLabel(config) }, clock.now(), policy)
     : openSqliteStore(path, clock.now(), policy)
   try {
     return storeRuntime({ config, store, migrated, secret: await store.settings.get('secret') }, opts)

@@ -1,50 +1,34 @@
 import type { PasswordResetsRepo, SessionsRepo, SettingsRepo, UsersRepo } from './accounts/repo.ts'
-import { postgresPasswordResetsRepo, postgresSessionsRepo, postgresSettingsRepo, postgresUsersRepo } from './accounts/postgres-repo.ts'
 import { sqlitePasswordResetsRepo, sqliteSessionsRepo, sqliteSettingsRepo, sqliteUsersRepo } from './accounts/sqlite-repo.ts'
 import type { AuditRepo } from './audit/repo.ts'
-import { postgresAuditRepo } from './audit/postgres-repo.ts'
 import { sqliteAuditRepo } from './audit/sqlite-repo.ts'
 import type { CaptchaRepo } from './captcha/repo.ts'
-import { postgresCaptchaRepo } from './captcha/postgres-repo.ts'
 import { sqliteCaptchaRepo } from './captcha/sqlite-repo.ts'
 import type { ChannelsRepo } from './channels/repo.ts'
-import { postgresChannelsRepo } from './channels/postgres-repo.ts'
 import { sqliteChannelsRepo } from './channels/sqlite-repo.ts'
-import { postgresClusterRepo } from './cluster/postgres-repo.ts'
 import type { ClusterRepo } from './cluster/repo.ts'
 import { migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
-import { connectPostgres, postgresFault, type Pg, type PostgresOptions } from './db/postgres-client.ts'
-import { migratePostgres } from './db/postgres-migrate.ts'
-import { createPostgresStore } from './db/postgres-store.ts'
 import { createSqliteStore } from './db/sqlite-store.ts'
 import type { StoreControl, StoreWrites } from './db/store.ts'
 import type { DeliveriesRepo } from './deliveries/repo.ts'
-import { postgresDeliveriesRepo } from './deliveries/postgres-repo.ts'
 import { sqliteDeliveriesRepo } from './deliveries/sqlite-repo.ts'
 import type { JobsRepo } from './jobs/repo.ts'
-import { postgresJobsRepos } from './jobs/postgres-repo.ts'
 import { sqliteJobsRepo } from './jobs/sqlite-repo.ts'
 import type { KeysRepo } from './keys/repo.ts'
-import { postgresKeysRepo } from './keys/postgres-repo.ts'
 import { sqliteKeysRepo } from './keys/sqlite-repo.ts'
 import type { ListingPolicy, RankingRepo, ServersRepo } from './servers/repo.ts'
-import { postgresRankingRepo } from './servers/postgres-ranking.ts'
-import { postgresServersRepo } from './servers/postgres-repo.ts'
 import { sqliteRankingRepo } from './servers/sqlite-ranking.ts'
 import { sqliteServersRepo } from './servers/sqlite-repo.ts'
 import type { StatsRepo } from './stats/repo.ts'
-import { postgresStatsRepo } from './stats/postgres-repo.ts'
 import { sqliteStatsRepo } from './stats/sqlite-repo.ts'
 import type { VerificationRepo } from './verification/repo.ts'
-import { postgresVerificationRepo } from './verification/postgres-repo.ts'
 import { sqliteVerificationRepo } from './verification/sqlite-repo.ts'
 import type { VotesRepo } from './votes/repo.ts'
-import { postgresVotesRepo } from './votes/postgres-repo.ts'
 import { sqliteVotesRepo } from './votes/sqlite-repo.ts'
 
 // Every repository of the site, one per group of tables: the only code with SQL. Each has a SQLite
-// and a PostgreSQL implementation.
+// and a PostgreSQL implementation (src/store-postgres.ts).
 export interface Repositories {
   settings: SettingsRepo
   users: UsersRepo
@@ -106,43 +90,5 @@ export function openSqliteStore(path: string, now: number, policy: ListingPolicy
   } catch (e) {
     db.close()
     throw e
-  }
-}
-
-// The PostgreSQL implementation of every repository, over one handle (the pool or a transaction).
-function postgresRepositories(policy: ListingPolicy) {
-  const jobs = postgresJobsRepos()
-  return (pg: Pg, afterCommit: (fn: () => void) => void) => ({
-    settings: postgresSettingsRepo(pg),
-    users: postgresUsersRepo(pg),
-    sessions: postgresSessionsRepo(pg),
-    passwordResets: postgresPasswordResetsRepo(pg),
-    audit: postgresAuditRepo(pg),
-    servers: postgresServersRepo(pg, policy),
-    ranking: postgresRankingRepo(pg, policy),
-    keys: postgresKeysRepo(pg),
-    votes: postgresVotesRepo(pg),
-    verification: postgresVerificationRepo(pg),
-    channels: postgresChannelsRepo(pg),
-    deliveries: postgresDeliveriesRepo(pg),
-    jobs: jobs(pg, afterCommit),
-    stats: postgresStatsRepo(pg),
-    captcha: postgresCaptchaRepo(pg),
-  } satisfies Repositories)
-}
-
-// The store over a pool of a migrated PostgreSQL database.
-export const postgresStore = (pg: Pg, policy: ListingPolicy): Store => ({ ...createPostgresStore(pg, postgresRepositories(policy)), cluster: postgresClusterRepo(pg) })
-
-// Connects to the PostgreSQL database, applies the migrations it lacks (under an advisory lock)
-// and builds the store. `label`: the database's address without its password, for messages.
-export async function openPostgresStore(o: PostgresOptions & { label: string }, now: number, policy: ListingPolicy): Promise<{ store: Store; migrated: string[] }> {
-  const pg = connectPostgres(o)
-  try {
-    const migrated = await migratePostgres(pg, undefined, now)
-    return { store: postgresStore(pg, policy), migrated }
-  } catch (e) {
-    await pg.close()
-    throw postgresFault(e, o.label)
   }
 }

@@ -16,7 +16,8 @@ import { storeRuntime } from '../src/runtime.ts'
 import { createServer, listingPolicy } from '../src/servers/service.ts'
 import type { ServerCreate } from '../src/servers/schema.ts'
 import { createSite, type Site } from '../src/site.ts'
-import { postgresStore, sqliteStore, type SqliteStore } from '../src/store.ts'
+import { postgresStore } from '../src/store-postgres.ts'
+import { sqliteStore, type SqliteStore } from '../src/store.ts'
 import { createTestDatabase, dollarParams, onTestEnd, type Backend } from './backends.ts'
 
 const made: string[] = []

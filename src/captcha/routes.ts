@@ -4,13 +4,9 @@ import { LANGUAGES } from '../i18n/catalogs.ts'
 import { translatorFor } from '../i18n/translate.ts'
 import { escapeHtml, raw, render, type Renderable } from '../pages/html.ts'
 import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
+import { vendorFile } from '../http/vendor-file.ts'
 import { ChallengeSchema } from './schema.ts'
 import { createVoteChallenge, type CaptchaDeps } from './service.ts'
-// @ts-expect-error TypeScript does not type text imports of .js files; Bun hands over the file as a string.
-import widgetSource from '../../node_modules/altcha/dist/external/altcha.min.js' with { type: 'text' }
-import widgetCss from '../../node_modules/altcha/dist/external/altcha.css' with { type: 'text' }
-// @ts-expect-error as above
-import pbkdf2Worker from '../../node_modules/altcha/dist/workers/pbkdf2.js' with { type: 'text' }
 import widgetPackage from '../../node_modules/altcha/package.json'
 
 // The altcha widget (MIT, © Daniel Regeci / BAU Software) is embedded from node_modules at build
@@ -40,24 +36,25 @@ function widgetStrings(): Record<string, Record<string, string>> {
   }))
 }
 
+// The files are made at the first request for each, not at start: the widget's text is loaded
+// then (src/captcha/widget-files.ts), and its strings take every language's translator.
+const file = (make: (files: typeof import('./widget-files.ts')) => string, type: string) =>
+  vendorFile(() => import('./widget-files.ts').then(make), type)
 // The external build solves nothing until each algorithm has a worker: the site's challenges are
 // PBKDF2/SHA-256 (src/captcha/service.ts).
-const widget = `${banner}${widgetSource as string}
+const widgetScript = file((f) => `${banner}${f.source}
 globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Worker(${JSON.stringify(WORKER_PATH)}));
 for (const [lang, strings] of Object.entries(${JSON.stringify(widgetStrings())})) globalThis.$altcha.i18n.set(lang, { ...globalThis.$altcha.i18n.get('en'), ...strings });
-`
-const vendorFile = (body: string, type: string) => () => new Response(body, {
-  headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=31536000, immutable' },
-})
+`, 'text/javascript')
 
 export const captchaRoutes = (rt: CaptchaDeps & PublicLimitDeps) =>
   new Elysia({ name: 'captcha.routes' })
     .use(publicRateLimit(rt))
-    .get(WIDGET_PATH, vendorFile(widget, 'text/javascript'), {
+    .get(WIDGET_PATH, widgetScript, {
       detail: { summary: 'The captcha widget script', description: 'The altcha web component that solves vote challenges in the browser, served by the site itself with its stylesheet and proof-of-work worker. The file name carries its version, so it is cached for a year.', tags: ['Voting'] },
     })
-    .get(WIDGET_CSS_PATH, vendorFile(`${banner}${widgetCss}`, 'text/css'), { detail: { hide: true } })
-    .get(WORKER_PATH, vendorFile(`${banner}${pbkdf2Worker as string}`, 'text/javascript'), { detail: { hide: true } })
+    .get(WIDGET_CSS_PATH, file((f) => `${banner}${f.css}`, 'text/css'), { detail: { hide: true } })
+    .get(WORKER_PATH, file((f) => `${banner}${f.worker}`, 'text/javascript'), { detail: { hide: true } })
     .get('/api/v1/vote-challenge', async ({ set }) => {
       if (rt.config.votes.captcha !== 'pow') throw notFound('the captcha is off on this site (votes.captcha = "off")')
       set.headers['cache-control'] = 'no-store'

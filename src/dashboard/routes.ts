@@ -28,7 +28,7 @@ const securityHeaders = {
 // index.html names the site and lists its game modes (the add-server form offers them), and
 // carries the visitor's language: its own words ({{t:key}}), the switcher, and the catalog the
 // scripts read (a JSON data block, never run: the policy allows no inline script). One page per
-// language, made once at start; every value is escaped into it.
+// language, made at its first request and kept; every value is escaped into it.
 function renderShell(template: string, config: Config, lang: string): string {
   const tr = translatorFor(lang)
   const switcher = LANGUAGES.map((code) => (code === lang
@@ -53,10 +53,12 @@ const DASHBOARD_MESSAGES = ['dash.', 'error.', 'format.', 'common.']
 // keep them but revalidate by ETag, so an upgraded binary never runs with yesterday's scripts.
 export async function dashboardRoutes(config: Config) {
   const template = await Bun.file(join(dashboardDir, 'index.html')).text()
-  const pages = new Map(LANGUAGES.map((lang) => [lang, renderShell(template, config, lang)]))
+  const pages = new Map<string, string>()
   const answer = ({ request }: { request: Request }) => {
     const lang = chooseLanguage(request, config.site.language)
-    return new Response(pages.get(lang), {
+    let page = pages.get(lang)
+    if (page === undefined) pages.set(lang, page = renderShell(template, config, lang))
+    return new Response(page, {
       headers: {
         'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'content-language': lang, vary: LANGUAGE_VARY, ...securityHeaders,
       },

@@ -42,7 +42,9 @@ export function pendingMigrations(list: readonly Migration[], done: readonly str
     throw new MigrationError(`the database has migrations this votelist does not know (${unknown.join(', ')}): it was used by a newer version`)
   }
   const applied = new Set(done)
-  return [...list].sort((a, b) => a.name.localeCompare(b.name)).filter((m) => !applied.has(m.name))
+  // Code-unit order, which for these ASCII names is the order localeCompare gives, without
+  // loading ICU's collator at every start (some 2 MB of memory for the life of the process).
+  return [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).filter((m) => !applied.has(m.name))
 }
 
 // Whoever migrates goes on to write. SQLite opens a database it may not write read-only without

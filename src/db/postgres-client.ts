@@ -1,4 +1,4 @@
-import { SQL } from 'bun'
+import type { SQL } from 'bun'
 import { StorageError } from './storage-error.ts'
 
 // PostgreSQL through Bun's built-in client. Every query of votelist goes through rows(), row()
@@ -17,7 +17,9 @@ export interface PostgresOptions {
 // The pool. Each connection is opened with the statement timeout set, so a statement that runs
 // away is cancelled by the server; the application name shows the site in pg_stat_activity.
 export function connectPostgres(o: PostgresOptions): Pg {
-  return new SQL({
+  // Bun.SQL is read here, not imported: Bun loads its client when the property is first read, and
+  // a site on SQLite never needs it.
+  return new Bun.SQL({
     url: o.url,
     max: o.poolSize,
     connection: { statement_timeout: o.statementTimeoutMs, application_name: 'votelist' },

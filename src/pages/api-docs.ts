@@ -1,4 +1,3 @@
-import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import type { Config } from '../config/load.ts'
 import { renderApiDocsPage, type OpenApiDocument } from './api-docs-page.ts'
@@ -8,24 +7,40 @@ import { VERSION } from '../version.ts'
 const PAGE = '/api/docs'
 const DOCUMENT = '/api/docs/json'
 
+// What a plugin sees of the app it is mounted in (protected members of Elysia).
+interface GlobalView {
+  getGlobalRoutes(): unknown
+  getGlobalDefinitions(): unknown
+}
+
 // The API reference, generated from the routes' schemas and `detail` (so it says what the code
 // does): the OpenAPI document at /api/docs/json, and at /api/docs a page the site renders from
 // that same document (the plugin's own viewer loads its script from a CDN: a self-hosted site
 // must not make its visitors' browsers call a third party). Only /api/ routes are listed; pages
 // and assets are not API. The document and the page are built on first request and cached, so
-// they cost the API routes nothing.
+// they cost the API routes nothing; the OpenAPI plugin itself is loaded then too, so a site whose
+// reference nobody reads never holds its code.
 export function apiDocs(config: Config) {
-  const spec = openapiDocument()
+  const docs = new Elysia({ name: 'http.api-docs' })
+  let documentHandler: Promise<() => OpenApiDocument> | null = null
   // The plugin's document handler, called directly so that the page shows exactly what
-  // /api/docs/json serves (it returns its cached document while the routes are unchanged).
-  const handler = spec.routes.find((r) => r.path === DOCUMENT)?.handler
-  if (typeof handler !== 'function') throw new Error(`@elysiajs/openapi no longer serves ${DOCUMENT} from a route handler`)
+  // /api/docs/json serves (it returns its cached document while the routes are unchanged). The
+  // plugin is not mounted: it is handed the site's routes and models as mounting would hand them
+  // (Elysia's use() sets these two functions on a plugin), through this plugin, which is mounted.
+  const mounted = docs as unknown as GlobalView
+  const documentOf = async () => (await (documentHandler ??= import('@elysiajs/openapi').then(({ openapi }) => {
+    const spec = openapiDocument(openapi)
+    Object.assign(spec, { getGlobalRoutes: () => mounted.getGlobalRoutes(), getGlobalDefinitions: () => mounted.getGlobalDefinitions() } satisfies GlobalView)
+    const handler = spec.routes.find((r) => r.path === DOCUMENT)?.handler
+    if (typeof handler !== 'function') throw new Error(`@elysiajs/openapi no longer serves ${DOCUMENT} from a route handler`)
+    return handler as () => OpenApiDocument
+  })))()
   // One page per language of the site's header and footer (the reference itself is English).
   let cached: { doc: OpenApiDocument; pages: Map<string, string> } | null = null
-  return new Elysia({ name: 'http.api-docs' })
-    .use(spec)
-    .get(PAGE, ({ request }) => {
-      const doc = (handler as () => OpenApiDocument)()
+  return docs
+    .get(DOCUMENT, documentOf, { detail: { hide: true } })
+    .get(PAGE, async ({ request }) => {
+      const doc = await documentOf()
       if (cached?.doc !== doc) cached = { doc, pages: new Map() }
       const view = pageView(config, request)
       let page = cached.pages.get(view.tr.lang)
@@ -34,7 +49,7 @@ export function apiDocs(config: Config) {
     }, { detail: { hide: true } })
 }
 
-const openapiDocument = () =>
+const openapiDocument = (openapi: typeof import('@elysiajs/openapi').openapi) =>
   openapi({
     path: PAGE,
     specPath: DOCUMENT,

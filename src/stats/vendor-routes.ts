@@ -1,9 +1,7 @@
 import { Elysia } from 'elysia'
-// uPlot (MIT, © Leon Sorokin), embedded into the binary from node_modules as text. TypeScript
-// types a .js import as the module it would be; with type 'text' Bun gives its source string.
-// @ts-expect-error -- no declaration for a text import of a .js file
-import uplotJs from '../../node_modules/uplot/dist/uPlot.iife.min.js' with { type: 'text' }
-import uplotCss from '../../node_modules/uplot/dist/uPlot.min.css' with { type: 'text' }
+import { vendorFile } from '../http/vendor-file.ts'
+// uPlot (MIT, © Leon Sorokin), embedded into the binary from node_modules as text
+// (src/stats/uplot-files.ts), loaded at the first request for one of its files.
 import { version as uplotVersion } from '../../node_modules/uplot/package.json'
 
 const LICENSE = `/*! uPlot v${uplotVersion} | (c) 2022 Leon Sorokin | MIT License | https://github.com/leeoniya/uPlot */\n`
@@ -12,10 +10,10 @@ const LICENSE = `/*! uPlot v${uplotVersion} | (c) 2022 Leon Sorokin | MIT Licens
 export const UPLOT_JS = `/assets/vendor/uplot-${uplotVersion}.min.js`
 export const UPLOT_CSS = `/assets/vendor/uplot-${uplotVersion}.min.css`
 
-const file = (body: unknown, type: string) => () =>
-  new Response(LICENSE + String(body), { headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=31536000, immutable' } })
+const file = (body: (files: typeof import('./uplot-files.ts')) => string, type: string) =>
+  vendorFile(() => import('./uplot-files.ts').then((f) => LICENSE + body(f)), type)
 
 export const vendorRoutes = () =>
   new Elysia({ name: 'stats.vendor' })
-    .get(UPLOT_JS, file(uplotJs, 'text/javascript'), { detail: { hide: true } })
-    .get(UPLOT_CSS, file(uplotCss, 'text/css'), { detail: { hide: true } })
+    .get(UPLOT_JS, file((f) => f.script, 'text/javascript'), { detail: { hide: true } })
+    .get(UPLOT_CSS, file((f) => f.css, 'text/css'), { detail: { hide: true } })

@@ -52,8 +52,12 @@ export function translator(lang, catalog, timeZone = 'UTC') {
   const zone = timeZone === 'UTC' ? 'UTC' : undefined
   const { locale } = catalog
   const messages = /** @type {Record<string, string | Record<string, string>>} */ (catalog.messages)
-  const plural = new Intl.PluralRules(locale)
-  const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 })
+  // The plural rules and the number format are made on first use: a server that has written no
+  // count and no number yet keeps ICU's locale data out of its memory.
+  /** @type {Intl.PluralRules | undefined} */
+  let plural
+  /** @type {Intl.NumberFormat | undefined} */
+  let integer
   /** @type {Map<string, Intl.DateTimeFormat>} */
   const dateFormats = new Map()
   /** @param {string} name */
@@ -63,7 +67,7 @@ export function translator(lang, catalog, timeZone = 'UTC') {
     return f
   }
   /** @param {number} n */
-  const number = (n) => integer.format(n)
+  const number = (n) => (integer ??= new Intl.NumberFormat(locale, { maximumFractionDigits: 1 })).format(n)
 
   /**
    * The message's pieces: its own text, and each parameter in its place — numbers written out in
@@ -98,7 +102,7 @@ export function translator(lang, catalog, timeZone = 'UTC') {
   const formOf = (key, count) => {
     const forms = messages[key]
     if (typeof forms !== 'object') return key
-    return forms[plural.select(count)] ?? forms.other ?? key
+    return forms[(plural ??= new Intl.PluralRules(locale)).select(count)] ?? forms.other ?? key
   }
 
   const self = {
