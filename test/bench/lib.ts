@@ -130,3 +130,43 @@ export function target(t: Target): boolean {
   console.log(`TARGET ${JSON.stringify({ ...t, met })}`)
   return met
 }
+
+// A wrk script, written into `dir`, that sends `perSecond` requests a second in all (one wrk
+// thread, over all its connections) instead of as many as the connections allow: each request
+// takes the next slot of a fixed schedule and waits for it (wrk's delay(), clock from LuaJIT's
+// FFI). When the site falls behind, the connections send without waiting, and wrk's rate shows
+// what was held; a schedule more than a second behind is not caught up by a burst. `body`
+// defines request() (and init() if needed), or dofile()s a script that does.
+export function writePacedScript(dir: string, name: string, perSecond: number, body: string): string {
+  const path = join(dir, `${name}.lua`)
+  writeFileSync(path, `local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_nsec; } paced_timespec;
+int clock_gettime(int clk, paced_timespec *tp);
+]]
+local ts = ffi.new("paced_timespec")
+local function now_ms()
+  ffi.C.clock_gettime(1, ts) -- CLOCK_MONOTONIC
+  return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
+end
+local period = ${1000 / perSecond}
+local slot = nil
+delay = function()
+  local t = now_ms()
+  if slot == nil or slot < t - 1000 then slot = t end
+  slot = slot + period
+  if slot <= t then return 0 end
+  return math.floor(slot - t)
+end
+${body}
+`)
+  return path
+}
+
+// CPU time (user + system) a process has used so far, in seconds (/proc/<pid>/stat; Linux counts
+// it in ticks of 1/100 s).
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
