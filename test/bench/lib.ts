@@ -43,20 +43,24 @@ export const memoryKb = (field: 'VmRSS' | 'VmHWM', pid: number | 'self' = 'self'
 
 // The machine's CPU counters (/proc/stat, first line): steal is time the hypervisor ran someone
 // else while this VM had work. Tail latencies on a shared VM follow it, so benchmarks show it.
-function cpuTicks(): { steal: number; total: number } | null {
+export function cpuTicks(): { steal: number; idle: number; total: number } | null {
   try {
     const f = readFileSync('/proc/stat', 'utf8')
     const n = f.slice(0, f.indexOf('\n')).trim().split(/\s+/).slice(1).map(Number)
-    return { steal: n[7] ?? 0, total: n.reduce((a, b) => a + b, 0) }
+    return { steal: n[7] ?? 0, idle: n[3] + (n[4] ?? 0), total: n.reduce((a, b) => a + b, 0) }
   } catch {
     return null
   }
 }
 
-function stealSince(before: ReturnType<typeof cpuTicks>): number {
+// Since `before` (cpuTicks()): the share of all CPU time the hypervisor took (steal) and the
+// share this VM's processes used (busy), in %.
+export function cpuSince(before: ReturnType<typeof cpuTicks>): { stealPct: number; busyPct: number } {
   const after = cpuTicks()
-  if (!before || !after || after.total === before.total) return NaN
-  return (100 * (after.steal - before.steal)) / (after.total - before.total)
+  if (!before || !after || after.total === before.total) return { stealPct: NaN, busyPct: NaN }
+  const total = after.total - before.total
+  const steal = after.steal - before.steal
+  return { stealPct: (100 * steal) / total, busyPct: (100 * (total - steal - (after.idle - before.idle))) / total }
 }
 
 const toMs = (v: string) => {
@@ -77,7 +81,7 @@ export async function wrk(url: string, opts: { connections: number; seconds: num
   const ticks = cpuTicks()
   const p = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(p.stdout).text()
-  const stealPct = stealSince(ticks)
+  const { stealPct } = cpuSince(ticks)
   if ((await p.exited) !== 0) throw new Error(`wrk failed: ${await new Response(p.stderr).text()}`)
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
   const p50 = toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '')
