@@ -13,9 +13,10 @@ export interface RunningServer {
 // Starts `bun src/main.ts serve --config FILE` (the real site, as a separate process) and resolves
 // once it listens, with the address it logged (the config should use port 0 and log.level "info"
 // or more verbose, as the address is read from the start line). The deadline only runs out when
-// something is wrong: a busy machine starts processes slowly.
-export async function startServer(configPath: string, timeoutMs = 20_000): Promise<RunningServer> {
-  const proc = Bun.spawn(['bun', MAIN, 'serve', '--config', configPath], { stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
+// something is wrong: a busy machine starts processes slowly. `binary`: the compiled executable
+// (dist/votelist) instead of the sources.
+export async function startServer(configPath: string, timeoutMs = 20_000, binary?: string): Promise<RunningServer> {
+  const proc = Bun.spawn([...(binary ? [binary] : ['bun', MAIN]), 'serve', '--config', configPath], { stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
   const log: string[] = []
   const reader = proc.stderr.getReader()
   const decoder = new TextDecoder()
@@ -58,8 +59,9 @@ export async function stopServer(s: RunningServer, signal: 'SIGTERM' | 'SIGKILL'
 
 // A votelist.toml in `dir` for the real site under load: a free port on 127.0.0.1 (logged at
 // start), the database beside it, captcha off, and voter addresses read from X-Forwarded-For so
-// that a load generator can give every vote its own address. Returns the file's path.
-export function writeLoadConfig(dir: string, database = 'site.db'): string {
+// that a load generator can give every vote its own address. `more`: further TOML tables (not
+// [http], [database], [votes] or [limits]). Returns the file's path.
+export function writeLoadConfig(dir: string, database = 'site.db', more = ''): string {
   const path = join(dir, 'votelist.toml')
   writeFileSync(path, `
 [http]
@@ -72,7 +74,7 @@ path = "${database}"
 captcha = "off"
 [limits]
 vote_attempts_per_minute = 100
-`)
+${more}`)
   return path
 }
 

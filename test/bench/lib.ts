@@ -43,20 +43,24 @@ export const memoryKb = (field: 'VmRSS' | 'VmHWM', pid: number | 'self' = 'self'
 
 // The machine's CPU counters (/proc/stat, first line): steal is time the hypervisor ran someone
 // else while this VM had work. Tail latencies on a shared VM follow it, so benchmarks show it.
-function cpuTicks(): { steal: number; total: number } | null {
+export function cpuTicks(): { steal: number; idle: number; total: number } | null {
   try {
     const f = readFileSync('/proc/stat', 'utf8')
     const n = f.slice(0, f.indexOf('\n')).trim().split(/\s+/).slice(1).map(Number)
-    return { steal: n[7] ?? 0, total: n.reduce((a, b) => a + b, 0) }
+    return { steal: n[7] ?? 0, idle: n[3] + (n[4] ?? 0), total: n.reduce((a, b) => a + b, 0) }
   } catch {
     return null
   }
 }
 
-function stealSince(before: ReturnType<typeof cpuTicks>): number {
+// Since `before` (cpuTicks()): the share of all CPU time the hypervisor took (steal) and the
+// share this VM's processes used (busy), in %.
+export function cpuSince(before: ReturnType<typeof cpuTicks>): { stealPct: number; busyPct: number } {
   const after = cpuTicks()
-  if (!before || !after || after.total === before.total) return NaN
-  return (100 * (after.steal - before.steal)) / (after.total - before.total)
+  if (!before || !after || after.total === before.total) return { stealPct: NaN, busyPct: NaN }
+  const total = after.total - before.total
+  const steal = after.steal - before.steal
+  return { stealPct: (100 * steal) / total, busyPct: (100 * (total - steal - (after.idle - before.idle))) / total }
 }
 
 const toMs = (v: string) => {
@@ -77,7 +81,7 @@ export async function wrk(url: string, opts: { connections: number; seconds: num
   const ticks = cpuTicks()
   const p = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(p.stdout).text()
-  const stealPct = stealSince(ticks)
+  const { stealPct } = cpuSince(ticks)
   if ((await p.exited) !== 0) throw new Error(`wrk failed: ${await new Response(p.stderr).text()}`)
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
   const p50 = toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '')
@@ -129,4 +133,44 @@ export function target(t: Target): boolean {
   const met = t.op === '>=' ? t.value >= t.goal : t.op === '<' ? t.value < t.goal : t.value <= t.goal
   console.log(`TARGET ${JSON.stringify({ ...t, met })}`)
   return met
+}
+
+// A wrk script, written into `dir`, that sends `perSecond` requests a second in all (one wrk
+// thread, over all its connections) instead of as many as the connections allow: each request
+// takes the next slot of a fixed schedule and waits for it (wrk's delay(), clock from LuaJIT's
+// FFI). When the site falls behind, the connections send without waiting, and wrk's rate shows
+// what was held; a schedule more than a second behind is not caught up by a burst. `body`
+// defines request() (and init() if needed), or dofile()s a script that does.
+export function writePacedScript(dir: string, name: string, perSecond: number, body: string): string {
+  const path = join(dir, `${name}.lua`)
+  writeFileSync(path, `local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_nsec; } paced_timespec;
+int clock_gettime(int clk, paced_timespec *tp);
+]]
+local ts = ffi.new("paced_timespec")
+local function now_ms()
+  ffi.C.clock_gettime(1, ts) -- CLOCK_MONOTONIC
+  return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
+end
+local period = ${1000 / perSecond}
+local slot = nil
+delay = function()
+  local t = now_ms()
+  if slot == nil or slot < t - 1000 then slot = t end
+  slot = slot + period
+  if slot <= t then return 0 end
+  return math.floor(slot - t)
+end
+${body}
+`)
+  return path
+}
+
+// CPU time (user + system) a process has used so far, in seconds (/proc/<pid>/stat; Linux counts
+// it in ticks of 1/100 s).
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }

@@ -21,6 +21,7 @@ export interface ReceiverOptions {
   greeting?: 'v2' | 'v1-only' | 'none' | 'split' | 'not-votifier'
   splitAnswer?: boolean
   holdAnswers?: Promise<unknown> // answers wait for this (a listener stuck until the test lets go)
+  answerAfterMs?: () => number // a slow listener: each answer waits this long after the vote arrived
   port?: number // a given port (a listener restarted where the site expects it); default: any free one
 }
 
@@ -44,6 +45,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export function startVotifierReceiver(opts: ReceiverOptions = {}) {
   const votes = arrivals<ReceivedVote>()
+  const arrivedAt: number[] = [] // Date.now() when each vote arrived, in the order of `votes`
   const errors = arrivals<string>()
   let connections = 0
   let open = 0
@@ -51,11 +53,15 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
   // Bun refuses PKCS#1 v1.5 private decryption natively; node-rsa's pure-JS path does it.
   const rsa = opts.privateKeyPem ? new NodeRSA(opts.privateKeyPem, 'pkcs1-private-pem', { environment: 'browser', encryptionScheme: 'pkcs1' }) : null
 
-  const record = (v: ReceivedVote) => votes.push(v)
+  const record = (v: ReceivedVote) => {
+    arrivedAt.push(Date.now())
+    votes.push(v)
+  }
 
   async function answer(s: Socket<Conn>, body: object) {
     const line = Buffer.from(JSON.stringify(body) + '\r\n')
     await opts.holdAnswers
+    if (opts.answerAfterMs) await sleep(opts.answerAfterMs())
     if (opts.splitAnswer) {
       s.write(line.subarray(0, 5))
       await sleep(20)
@@ -154,6 +160,7 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
   return {
     port: listener.port,
     votes: votes.items,
+    arrivedAt,
     errors: errors.items,
     // Resolves once the listener has refused `n` votes in all.
     waitErrors: errors.until,

@@ -13,8 +13,10 @@ export interface ReceivedHook {
 // `hold`: the answer waits for it (a receiver that does not answer in time).
 type Reply = number | { status: number; headers?: Record<string, string>; body?: string; hold?: Promise<unknown> }
 
-export function startWebhookReceiver(secret: string, opts: { tls?: { cert: string; key: string } } = {}) {
+// `answerAfterMs`: a slow receiver, whose every answer waits this long after the request arrived.
+export function startWebhookReceiver(secret: string, opts: { tls?: { cert: string; key: string }; answerAfterMs?: () => number } = {}) {
   const received = arrivals<ReceivedHook>()
+  const arrivedAt: number[] = [] // Date.now() when each request arrived, in the order of `received`
   const script: Reply[] = []
   const server = Bun.serve({
     hostname: '127.0.0.1',
@@ -22,6 +24,7 @@ export function startWebhookReceiver(secret: string, opts: { tls?: { cert: strin
     ...(opts.tls ? { tls: opts.tls } : {}),
     async fetch(req) {
       const body = await req.text()
+      arrivedAt.push(Date.now())
       const ts = req.headers.get('x-tsm-timestamp') ?? ''
       const expected = Buffer.from('sha256=' + createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex'))
       const given = Buffer.from(req.headers.get('x-tsm-signature') ?? '')
@@ -34,6 +37,7 @@ export function startWebhookReceiver(secret: string, opts: { tls?: { cert: strin
       const reply = script.shift() ?? 204
       const r = typeof reply === 'number' ? { status: reply } : reply
       await r.hold
+      if (opts.answerAfterMs) await Bun.sleep(opts.answerAfterMs())
       return new Response(r.body ?? null, { status: r.status, headers: r.headers })
     },
   })
@@ -41,6 +45,7 @@ export function startWebhookReceiver(secret: string, opts: { tls?: { cert: strin
     port: server.port!,
     url: (path = '/hook', host = '127.0.0.1') => `${opts.tls ? 'https' : 'http'}://${host}:${server.port}${path}`,
     received: received.items,
+    arrivedAt,
     // Answers to give, in order; then 204.
     reply: (...replies: Reply[]) => { script.push(...replies) },
     waitFor: received.until,
