@@ -19,7 +19,7 @@ export const PAGE_STALE_MS = 5_000
 // Rendered pages kept at most (their UTF-8 bytes; a ranking page of 50 rows is about 75 kB): the
 // least recently served go first. Any address can be asked for (a search, unknown parameters),
 // so the bound is what keeps memory in check.
-export const PAGE_CACHE_BYTES = 8 * 1024 * 1024
+const PAGE_CACHE_BYTES = 8 * 1024 * 1024
 // Months whose ranks are kept (the current one, and the few a visitor browses back to).
 const RANKED_MONTHS = 4
 
@@ -107,8 +107,6 @@ export function createPageCaches(deps: PageCacheDeps) {
   const pages = createStaleCache<Uint8Array<ArrayBuffer>>({ maxSize: PAGE_CACHE_BYTES, sizeOf: (page) => page.byteLength })
   const ranks = createStaleCache<Map<string, RankedServer>>({ maxSize: RANKED_MONTHS, sizeOf: () => 1 })
   return {
-    pages,
-    ranks,
     // The page `render` makes for this request, or the one it made for an earlier request of the
     // same address in the same language. The current month is part of the key: a new month starts
     // with a new page.
@@ -130,4 +128,3 @@ export function createPageCaches(deps: PageCacheDeps) {
     },
   }
 }
-export type PageCaches = ReturnType<typeof createPageCaches>
