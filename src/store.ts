@@ -9,6 +9,7 @@ import { sqliteChannelsRepo } from './channels/sqlite-repo.ts'
 import type { ClusterRepo } from './cluster/repo.ts'
 import { migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
+import { prepareOnFirstUse } from './db/prepare-on-first-use.ts'
 import { createSqliteStore } from './db/sqlite-store.ts'
 import type { StoreControl, StoreWrites } from './db/store.ts'
 import type { DeliveriesRepo } from './deliveries/repo.ts'
@@ -76,8 +77,11 @@ function sqliteRepositories(db: Database, policy: ListingPolicy) {
 }
 
 // The store over an open, migrated SQLite database. Its repositories answer plain values, which
-// its type keeps (tests read them without awaiting).
-export const sqliteStore = (db: Database, policy: ListingPolicy) => ({ ...createSqliteStore(db, sqliteRepositories(db, policy)), cluster: null })
+// its type keeps (tests read them without awaiting); their statements are compiled at first use.
+export function sqliteStore(db: Database, policy: ListingPolicy) {
+  prepareOnFirstUse(db)
+  return { ...createSqliteStore(db, sqliteRepositories(db, policy)), cluster: null }
+}
 export type SqliteStore = ReturnType<typeof sqliteStore>
 
 // Opens the SQLite file, applies the migrations it lacks and builds the store. `migrated`: the
