@@ -141,12 +141,16 @@ const probe = await fetch(`${site.url}/api/v1/votes/check?pseudo=claim0`, { head
 if (probe.status !== 200 || !(await probe.json()).hasVoted) throw new Error('the plugin check does not find the seeded vote')
 if (!(await (await fetch(`${site.url}/`)).text()).includes(' Valley')) throw new Error('the ranking does not list the servers')
 
-// Votes go round this list of slugs: the servers with targets get the share of the votes that
-// asks for rates.deliveries deliveries a second.
-const voteSlugs = servers.map((s) => s.slug)
+// Votes go round this list of slugs: every server once, and the servers with targets as many
+// times more as gives them the share of the votes that asks for rates.deliveries deliveries a
+// second, spread evenly through the list (in a block, their votes would come in bursts).
 const share = Math.min(0.9, rates.deliveries / 2 / rates.votes)
-const repeat = Math.round((share * SERVERS) / ((1 - share) * DELIVERING))
-for (let r = 0; r < repeat; r++) voteSlugs.push(...delivering.map((s) => s.slug))
+const extra = Math.round((share * SERVERS) / (1 - share))
+const voteSlugs: string[] = []
+for (let k = 0, other = 0, total = SERVERS + extra; k < total; k++) {
+  const more = Math.floor(((k + 1) * extra) / total) > Math.floor((k * extra) / total)
+  voteSlugs.push(more ? delivering[k % DELIVERING].slug : servers[other++].slug)
+}
 
 const lua = (xs: string[]) => `{ ${xs.map((x) => JSON.stringify(x)).join(', ')} }`
 const scripts = {
