@@ -145,7 +145,7 @@ if (!(await (await fetch(`${site.url}/`)).text()).includes(' Valley')) throw new
 // times more as gives them the share of the votes that asks for rates.deliveries deliveries a
 // second, spread evenly through the list (in a block, their votes would come in bursts).
 const share = Math.min(0.9, rates.deliveries / 2 / rates.votes)
-const extra = Math.round((share * SERVERS) / (1 - share))
+const extra = Math.max(0, Math.round((share * SERVERS - DELIVERING) / (1 - share)))
 const voteSlugs: string[] = []
 for (let k = 0, other = 0, total = SERVERS + extra; k < total; k++) {
   const more = Math.floor(((k + 1) * extra) / total) > Math.floor((k * extra) / total)
