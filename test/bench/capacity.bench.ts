@@ -39,8 +39,8 @@ const RECEIVERS = 16 // v2 listeners, and as many webhook receivers (two servers
 const SECRET = 'whsec_' + 'c'.repeat(43)
 const answerAfterMs = () => 50 + Math.random() * 150
 
-// Requests a second asked of each class, and the connections that carry them (enough to hold
-// the rate at tens of milliseconds of latency, few enough to be a realistic crowd). `deliveries`
+// Requests a second asked of each class, and the connections that carry them (enough to catch up
+// after a stall of the shared machine, few enough to be a realistic crowd). `deliveries`
 // is not a wrk: it sets the share of the votes that go to the servers with targets (two
 // deliveries each).
 const rates: Record<string, number> = { votes: 200, checks: 600, claims: 100, home: 10, server: 40, deliveries: 40 }
@@ -49,7 +49,7 @@ for (const pair of (process.env.BENCH_RATES ?? '').split(',').filter(Boolean)) {
   if (!(name in rates) || !(Number(value) > 0)) throw new Error(`BENCH_RATES: ${pair} is not class=rate (classes: ${Object.keys(rates).join(', ')})`)
   rates[name] = Number(value)
 }
-const connectionsFor = (rate: number) => Math.min(32, Math.max(4, Math.ceil(rate / 25)))
+const connectionsFor = (rate: number) => Math.min(64, Math.max(4, Math.ceil(rate / 15)))
 
 // The ping period is the measured window: the round starts when the window opens and must end
 // before it closes (with its pings spread over the first half, as the site always does).
