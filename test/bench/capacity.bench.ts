@@ -39,8 +39,8 @@ const RECEIVERS = 16 // v2 listeners, and as many webhook receivers (two servers
 const SECRET = 'whsec_' + 'c'.repeat(43)
 const answerAfterMs = () => 50 + Math.random() * 150
 
-// Requests a second asked of each class, and the connections that carry them (enough to hold
-// the rate at tens of milliseconds of latency, few enough to be a realistic crowd). `deliveries`
+// Requests a second asked of each class, and the connections that carry them (enough to catch up
+// after a stall of the shared machine, few enough to be a realistic crowd). `deliveries`
 // is not a wrk: it sets the share of the votes that go to the servers with targets (two
 // deliveries each).
 const rates: Record<string, number> = { votes: 200, checks: 600, claims: 100, home: 10, server: 40, deliveries: 40 }
@@ -49,7 +49,7 @@ for (const pair of (process.env.BENCH_RATES ?? '').split(',').filter(Boolean)) {
   if (!(name in rates) || !(Number(value) > 0)) throw new Error(`BENCH_RATES: ${pair} is not class=rate (classes: ${Object.keys(rates).join(', ')})`)
   rates[name] = Number(value)
 }
-const connectionsFor = (rate: number) => Math.min(32, Math.max(4, Math.ceil(rate / 25)))
+const connectionsFor = (rate: number) => Math.min(64, Math.max(4, Math.ceil(rate / 15)))
 
 // The ping period is the measured window: the round starts when the window opens and must end
 // before it closes (with its pings spread over the first half, as the site always does).
@@ -141,12 +141,16 @@ const probe = await fetch(`${site.url}/api/v1/votes/check?pseudo=claim0`, { head
 if (probe.status !== 200 || !(await probe.json()).hasVoted) throw new Error('the plugin check does not find the seeded vote')
 if (!(await (await fetch(`${site.url}/`)).text()).includes(' Valley')) throw new Error('the ranking does not list the servers')
 
-// Votes go round this list of slugs: the servers with targets get the share of the votes that
-// asks for rates.deliveries deliveries a second.
-const voteSlugs = servers.map((s) => s.slug)
+// Votes go round this list of slugs: every server once, and the servers with targets as many
+// times more as gives them the share of the votes that asks for rates.deliveries deliveries a
+// second, spread evenly through the list (in a block, their votes would come in bursts).
 const share = Math.min(0.9, rates.deliveries / 2 / rates.votes)
-const repeat = Math.round((share * SERVERS) / ((1 - share) * DELIVERING))
-for (let r = 0; r < repeat; r++) voteSlugs.push(...delivering.map((s) => s.slug))
+const extra = Math.max(0, Math.round((share * SERVERS - DELIVERING) / (1 - share)))
+const voteSlugs: string[] = []
+for (let k = 0, other = 0, total = SERVERS + extra; k < total; k++) {
+  const more = Math.floor(((k + 1) * extra) / total) > Math.floor((k * extra) / total)
+  voteSlugs.push(more ? delivering[k % DELIVERING].slug : servers[other++].slug)
+}
 
 const lua = (xs: string[]) => `{ ${xs.map((x) => JSON.stringify(x)).join(', ')} }`
 const scripts = {
