@@ -8,8 +8,10 @@ import type { Scheduler } from './scheduler.ts'
 // sets a lease; a job whose process died runs again once the lease is gone.
 
 // A handler returns nothing when the job is done (the row is deleted), or asks to run again
-// later. A thrown error reschedules the job with backoff; a job is never dropped.
-export type JobOutcome = void | { retryAt: number; error?: string }
+// later. A thrown error reschedules the job with backoff; a job is never dropped. `settled`: the
+// handler has removed or rescheduled the job itself (tx.jobs.settle), in the transaction that
+// recorded its work, and the queue leaves the row alone.
+export type JobOutcome = void | { retryAt: number; error?: string } | { settled: true }
 export type JobHandler<P = any> = (job: Job<P>) => Promise<JobOutcome> | JobOutcome
 
 export interface QueueOptions {
@@ -46,8 +48,8 @@ export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: 
     const handler = handlers.get(job.kind)!
     try {
       const outcome = await handler(job)
-      if (outcome) await jobs.reschedule(job, outcome.retryAt, outcome.error ?? null)
-      else await jobs.remove(job)
+      if (!outcome) await jobs.remove(job)
+      else if (!('settled' in outcome)) await jobs.reschedule(job, outcome.retryAt, outcome.error ?? null)
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e)
       log.error(`job ${job.kind}#${job.id} failed`, { attempts: job.attempts, error: e })

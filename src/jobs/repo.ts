@@ -19,6 +19,13 @@ export interface NewJob {
   runAt?: number // default: due at once
 }
 
+// What becomes of a job that ran: removed (`retryAt` null), or due again at `retryAt`.
+export interface JobSettlement {
+  job: Pick<Job, 'id' | 'leaseUntil'>
+  retryAt: number | null
+  error: string | null
+}
+
 export interface JobCounts {
   total: number
   due: number
@@ -37,6 +44,9 @@ export interface JobsRepo {
   remove(job: Pick<Job, 'id' | 'leaseUntil'>): Awaitable<void>
   // Runs the job again at `runAt`, its lease dropped.
   reschedule(job: Pick<Job, 'id' | 'leaseUntil'>, runAt: number, error: string | null): Awaitable<void>
+  // remove() or reschedule() of many jobs at once, for a handler that settles its jobs in the
+  // transaction that records their work.
+  settle(settlements: JobSettlement[]): Awaitable<void>
   // Makes a waiting job due now; false when it is gone, leased or already due.
   hasten(id: number, now: number): Awaitable<boolean>
   // Drops every lease; returns how many there were.
