@@ -4,6 +4,7 @@ import { registerSessionWork } from './accounts/session.ts'
 import { registerCaptchaWork } from './captcha/service.ts'
 import { registerDeliveryWork } from './deliveries/attempt.ts'
 import { createDeliveryGate } from './deliveries/gate.ts'
+import { createAttemptLedger } from './deliveries/ledger.ts'
 import { closeInterruptedDeliveries } from './deliveries/service.ts'
 import { SharedWindowLimiter } from './cluster/limiter.ts'
 import { SlidingWindowLimiter, type RateLimiter } from './http/rate-limit.ts'
@@ -61,6 +62,8 @@ export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?
       { total: config.deliveries.concurrency, perTarget: config.deliveries.per_target_concurrency },
       (jobId) => queue.hasten(jobId),
     ),
+    // Writes the delivery attempts' state of a moment in one transaction.
+    attemptLedger: createAttemptLedger(store),
   }
 }
 export type Site<S extends Store = Store> = ReturnType<typeof createSite<S>>

@@ -45,6 +45,7 @@ export async function sendTestVotes(deps: DeliveryDeps, server: Server, pseudo: 
     const busy = () => Promise.reject(new DeliveryFailure('too many deliveries to this target are in progress right now; try again in a moment'))
     try {
       const r = await attempt(deps, d, entered ? channel : { target: channel.target, send: busy })
+      if (!r) return { channel: d.channel, status: 'failed', error: 'the server was deleted during the test', durationMs: 0 }
       return { channel: d.channel, status: r.status === 'succeeded' ? 'succeeded' : 'failed', error: r.error, durationMs: r.durationMs }
     } finally {
       if (channel && entered) deps.deliveryGate.leave(channel.target)
