@@ -46,9 +46,9 @@ export function sqliteDeliveriesRepo(db: Database) {
     startAttempts: (starts) => starts.map(({ deliveryId: id, series, at }) => {
       const counted = countAttempt.get(id, series, at) as { serverId: string; attempts: number } | null
       if (!counted) return null
-      closeInterrupted.run(id, INTERRUPTED, at)
-      const rateLimited = (rateLimitedInSeries.get(id, series) as { n: number }).n
       const attempt = counted.attempts
+      // The first attempt of a delivery has no earlier one to close or to count.
+      const rateLimited = attempt === 1 ? 0 : (closeInterrupted.run(id, INTERRUPTED, at), (rateLimitedInSeries.get(id, series) as { n: number }).n)
       const attemptId = Number(insertAttempt.run(id, counted.serverId, attempt, series, at).lastInsertRowid)
       return { id: attemptId, attempt, seriesAttempt: attempt - series + 1 - rateLimited, rateLimited }
     }),
