@@ -27,7 +27,9 @@ export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?
   // limit holds whichever of them answers.
   const limiter = (name: string, limit: number, windowMs?: number): RateLimiter =>
     cluster ? new SharedWindowLimiter(cluster, name, limit, windowMs) : new SlidingWindowLimiter(limit, windowMs)
-  const queue = createJobQueue(store.jobs, clock, log, { leaseMs: config.jobs.lease })
+  // Writes the job claims and the delivery attempts' state of a moment in one transaction.
+  const attemptLedger = createAttemptLedger(store)
+  const queue = createJobQueue(store.jobs, clock, log, { leaseMs: config.jobs.lease, claim: attemptLedger.claim })
   // This process among the site's instances: it signs its claims of scheduled tasks.
   const instance = newId()
   return {
@@ -62,8 +64,7 @@ export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?
       { total: config.deliveries.concurrency, perTarget: config.deliveries.per_target_concurrency },
       (jobId) => queue.hasten(jobId),
     ),
-    // Writes the delivery attempts' state of a moment in one transaction.
-    attemptLedger: createAttemptLedger(store),
+    attemptLedger,
   }
 }
 export type Site<S extends Store = Store> = ReturnType<typeof createSite<S>>

@@ -106,11 +106,12 @@ export async function attempt(deps: DeliveryDeps, d: Delivery, channel: ChannelT
 // mid-attempt leaves the job leased; the next start releases it and the attempt runs again.
 export function registerDeliveryWork(queue: JobQueue, deps: DeliveryDeps): void {
   queue.handle<DeliveryJob>(DELIVERY_JOB, async (job) => {
-    const d = await deps.store.deliveries.get(job.payload.deliveryId)
+    const loaded = await deps.attemptLedger.load(job.payload.deliveryId)
+    const d = loaded?.delivery
     // Gone with its server, a test (never retried), or superseded by a redeliver: nothing to do.
     if (!d || d.test || (job.payload.series ?? 1) !== d.seriesStart) return
     if (d.status === 'succeeded' || d.status === 'gave_up') return
-    const channel = await channelTarget(deps, d)
+    const channel = channelTarget(deps, d, loaded.settings)
     // The receiver asked for a pause: the job waits for it without making an attempt.
     const held = channel && deps.deliveryGate.heldUntil(channel.target, deps.clock.now())
     if (held) return { retryAt: held, error: `${channel.target} asked to wait until ${new Date(held).toISOString()}` }

@@ -26,6 +26,13 @@ export interface JobSettlement {
   error: string | null
 }
 
+export interface JobClaim {
+  kinds: readonly string[]
+  now: number
+  leaseUntil: number
+  limit: number
+}
+
 export interface JobCounts {
   total: number
   due: number
@@ -37,7 +44,7 @@ export interface JobsRepo {
   enqueue(job: NewJob, at: number): Awaitable<number>
   // Leases up to `limit` jobs of these kinds due at `now` until `leaseUntil`, oldest first,
   // counting an attempt for each.
-  claim(c: { kinds: readonly string[]; now: number; leaseUntil: number; limit: number }): Awaitable<Job[]>
+  claim(c: JobClaim): Awaitable<Job[]>
   // Both act only while the job still holds the lease of this claim (`job.leaseUntil`): a runner
   // whose lease ran out (a process paused longer than a lease) may have been replaced by another,
   // whose outcome then stands alone.
