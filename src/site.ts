@@ -4,6 +4,7 @@ import { registerSessionWork } from './accounts/session.ts'
 import { registerCaptchaWork } from './captcha/service.ts'
 import { registerDeliveryWork } from './deliveries/attempt.ts'
 import { createDeliveryGate } from './deliveries/gate.ts'
+import { createAttemptLedger } from './deliveries/ledger.ts'
 import { closeInterruptedDeliveries } from './deliveries/service.ts'
 import { SharedWindowLimiter } from './cluster/limiter.ts'
 import { SlidingWindowLimiter, type RateLimiter } from './http/rate-limit.ts'
@@ -26,7 +27,9 @@ export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?
   // limit holds whichever of them answers.
   const limiter = (name: string, limit: number, windowMs?: number): RateLimiter =>
     cluster ? new SharedWindowLimiter(cluster, name, limit, windowMs) : new SlidingWindowLimiter(limit, windowMs)
-  const queue = createJobQueue(store.jobs, clock, log, { leaseMs: config.jobs.lease })
+  // Writes the job claims and the delivery attempts' state of a moment in one transaction.
+  const attemptLedger = createAttemptLedger(store)
+  const queue = createJobQueue(store.jobs, clock, log, { leaseMs: config.jobs.lease, claim: attemptLedger.claim })
   // This process among the site's instances: it signs its claims of scheduled tasks.
   const instance = newId()
   return {
@@ -61,6 +64,7 @@ export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?
       { total: config.deliveries.concurrency, perTarget: config.deliveries.per_target_concurrency },
       (jobId) => queue.hasten(jobId),
     ),
+    attemptLedger,
   }
 }
 export type Site<S extends Store = Store> = ReturnType<typeof createSite<S>>

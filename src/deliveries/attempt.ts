@@ -1,13 +1,14 @@
 import type { ChannelsRepo } from '../channels/repo.ts'
 import { CHANNEL_LABELS } from '../channels/schema.ts'
-import { use, type StoreWrites, type TxScript } from '../db/store.ts'
+import type { StoreWrites } from '../db/store.ts'
 import type { JobQueue } from '../jobs/queue.ts'
-import type { JobsRepo } from '../jobs/repo.ts'
+import type { Job, JobsRepo } from '../jobs/repo.ts'
 import type { Logger } from '../log.ts'
 import { DeliveryFailure } from '../net/guard.ts'
 import type { RankingRepo } from '../servers/repo.ts'
 import { channelTarget, type ChannelDeps, type ChannelTarget } from './channel.ts'
 import type { DeliveryGate } from './gate.ts'
+import type { AttemptLedger } from './ledger.ts'
 import { DELIVERY_JOB, type DeliveriesRepo, type Delivery, type StartedAttempt } from './repo.ts'
 import { FREE_RATE_LIMITED_ATTEMPTS, type DeliveryStatus } from './schema.ts'
 
@@ -21,6 +22,7 @@ export interface DeliveryDeps extends ChannelDeps {
   store: DeliveriesTx & StoreWrites<DeliveriesTx> & { ranking: RankingRepo }
   log: Logger
   deliveryGate: DeliveryGate
+  attemptLedger: AttemptLedger
 }
 
 // Payload of a delivery job. `series`: the attempt number that began the series this job belongs
@@ -40,13 +42,6 @@ export interface AttemptResult {
   nextAttemptAt: number | null
 }
 
-// The attempt after the delivery's last one, from the row as it is now.
-function* startAttempt(tx: DeliveriesTx, id: string, at: number): TxScript<StartedAttempt> {
-  const d = yield* use(tx.deliveries.get(id))
-  if (!d) throw new Error(`delivery ${id} is gone`)
-  return yield* use(tx.deliveries.startAttempt(d, at))
-}
-
 // What follows a failed attempt. A test is never retried. A rate limit (the receiver said how long
 // to wait) is not counted in the schedule while the series has free waits left; the next
 // attempt never comes before the wait it asked for.
@@ -59,11 +54,15 @@ function afterFailure(d: Delivery, started: StartedAttempt, failure: { final: bo
 }
 
 // Runs one attempt and records it: the attempt row is written 'pending' before anything is sent
-// (so a crash leaves a trace that the next run closes as interrupted) and closed with the outcome.
-// After a failure: the next retry of the series, or gave_up once the schedule is spent (a test,
-// or a failure that retrying cannot fix, ends at once).
-export async function attempt(deps: DeliveryDeps, d: Delivery, channel: ChannelTarget | null): Promise<AttemptResult> {
-  const started = await deps.store.write((tx) => startAttempt(tx, d.id, deps.clock.now()))
+// (so a crash leaves a trace that the next run closes as interrupted) and closed with the outcome,
+// both through the ledger, which commits the attempts of a moment together. After a failure: the
+// next retry of the series, or gave_up once the schedule is spent (a test, or a failure that
+// retrying cannot fix, ends at once). `job`, the job running the attempt, is settled with its
+// outcome: removed, or due again at the next attempt's time. Null when no attempt was due any more
+// (the delivery is gone, has ended, or a redeliver began another series).
+export async function attempt(deps: DeliveryDeps, d: Delivery, channel: ChannelTarget | null, job?: Job): Promise<AttemptResult | null> {
+  const started = await deps.attemptLedger.begin({ deliveryId: d.id, series: d.seriesStart, at: deps.clock.now() })
+  if (!started) return null
   const t0 = performance.now()
   let error: string | null = null
   let httpStatus: number | null = null
@@ -92,26 +91,27 @@ export async function attempt(deps: DeliveryDeps, d: Delivery, channel: ChannelT
   const { status, nextAttemptAt, rateLimited } = error === null
     ? { status: 'succeeded' as const, nextAttemptAt: null, rateLimited: false }
     : afterFailure(d, started, { final, retryAfterMs }, deps.config.deliveries.retry_delays, now)
-  await deps.store.write(function* (tx) {
-    yield* use(tx.deliveries.endAttempt(started.id, { status, error, httpStatus, durationMs, nextAttemptAt, rateLimited }))
-    yield* use(tx.deliveries.setStatus(d.id, status, nextAttemptAt, now))
-  })
+  await deps.attemptLedger.finish(
+    { attemptId: started.id, deliveryId: d.id, status, error, httpStatus, durationMs, nextAttemptAt, rateLimited, at: now },
+    job && { job, retryAt: nextAttemptAt, error },
+  )
   if (status === 'gave_up') deps.log.warn('delivery gave up', { deliveryId: d.id, channel: d.channel, attempt: started.attempt, error })
   else if (error) deps.log.info('delivery attempt failed', { deliveryId: d.id, channel: d.channel, attempt: started.attempt, error })
   return { status, error, durationMs, nextAttemptAt }
 }
 
 // The handler of 'delivery' jobs. The job row is the durable promise of the next attempt: it
-// stays (with its run time moved to the next retry) until the delivery succeeds or gives up. A
-// process that dies mid-attempt leaves the job leased; the next start releases it and the
-// attempt runs again.
+// stays (with its run time moved to the next retry) until the delivery succeeds or gives up, and
+// is settled in the transaction that records the attempt's outcome. A process that dies
+// mid-attempt leaves the job leased; the next start releases it and the attempt runs again.
 export function registerDeliveryWork(queue: JobQueue, deps: DeliveryDeps): void {
   queue.handle<DeliveryJob>(DELIVERY_JOB, async (job) => {
-    const d = await deps.store.deliveries.get(job.payload.deliveryId)
+    const loaded = await deps.attemptLedger.load(job.payload.deliveryId)
+    const d = loaded?.delivery
     // Gone with its server, a test (never retried), or superseded by a redeliver: nothing to do.
     if (!d || d.test || (job.payload.series ?? 1) !== d.seriesStart) return
     if (d.status === 'succeeded' || d.status === 'gave_up') return
-    const channel = await channelTarget(deps, d)
+    const channel = channelTarget(deps, d, loaded.settings)
     // The receiver asked for a pause: the job waits for it without making an attempt.
     const held = channel && deps.deliveryGate.heldUntil(channel.target, deps.clock.now())
     if (held) return { retryAt: held, error: `${channel.target} asked to wait until ${new Date(held).toISOString()}` }
@@ -120,8 +120,7 @@ export function registerDeliveryWork(queue: JobQueue, deps: DeliveryDeps): void 
       return { retryAt: deps.clock.now() + PARK_MS, error: `waiting for a free slot to ${channel.target}` }
     }
     try {
-      const result = await attempt(deps, d, channel)
-      if (result.nextAttemptAt !== null) return { retryAt: result.nextAttemptAt, error: result.error ?? undefined }
+      if (await attempt(deps, d, channel, job)) return { settled: true }
     } finally {
       if (channel) deps.deliveryGate.leave(channel.target)
     }

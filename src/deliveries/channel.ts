@@ -1,6 +1,7 @@
-import type { ChannelsRepo } from '../channels/repo.ts'
+import type { ChannelsRepo, DiscordSettings, VotifierSettings, WebhookSettings } from '../channels/repo.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
+import type { Awaitable } from '../db/store.ts'
 import type { SiteUrl } from '../http/site-url.ts'
 import type { Lookup } from '../net/guard.ts'
 import { discordMessage } from '../discord/message.ts'
@@ -11,7 +12,6 @@ import { sendWebhook, type WebhookEvent } from '../webhooks/send-webhook.ts'
 import type { Delivery, VoteEvent } from './repo.ts'
 
 export interface ChannelDeps {
-  store: { channels: ChannelsRepo }
   config: Config
   siteUrl: SiteUrl
   clock: Clock
@@ -47,45 +47,51 @@ export const discordBody = (event: VoteEvent, test: boolean, config: Config, sit
   siteName: config.site.name,
 })
 
-// Where one delivery goes, with the owner's settings as they are now (a fixed URL, key or token
-// applies to the next retry), and the target it counts against in the concurrency gate.
-// `pauseMs`: the receiver asked for a pause before the next message to this target.
+// The owner's settings of a delivery's channel as they are now (a fixed URL, key or token applies
+// to the next retry); null once the channel is removed. A repository call, so that it can be read
+// in a transaction script as well as outside one.
+export type ChannelSettings = VotifierSettings | WebhookSettings | DiscordSettings
+
+export const channelSettings = (channels: ChannelsRepo, d: Pick<Delivery, 'channel' | 'serverId'>): Awaitable<ChannelSettings | null> =>
+  d.channel === 'votifier' ? channels.votifier(d.serverId) : d.channel === 'discord' ? channels.discord(d.serverId) : channels.webhook(d.serverId)
+
+// Where one delivery goes, with its channel's settings, and the target it counts against in the
+// concurrency gate. `pauseMs`: the receiver asked for a pause before the next message to this
+// target.
 export interface ChannelTarget {
   target: string
   send(): Promise<{ httpStatus: number | null; pauseMs?: number }>
 }
 
-export async function channelTarget(deps: ChannelDeps, d: Delivery): Promise<ChannelTarget | null> {
+export function channelTarget(deps: ChannelDeps, d: Delivery, settings: ChannelSettings | null): ChannelTarget | null {
+  if (!settings) return null
   const allowPrivate = deps.config.network.allow_private_targets
   const lookup = deps.net?.lookup
   if (d.channel === 'votifier') {
-    const settings = await deps.store.channels.votifier(d.serverId)
-    if (!settings) return null
+    const listener = settings as VotifierSettings
     const timeouts = { connectMs: deps.config.deliveries.votifier_connect_timeout, readMs: deps.config.deliveries.votifier_read_timeout }
     return {
-      target: `votifier ${settings.host.toLowerCase()}:${settings.port}`,
+      target: `votifier ${listener.host.toLowerCase()}:${listener.port}`,
       async send() {
-        await pushVote(settings, votifierVoteOf(d.payload, deps.config.site.service_name), { allowPrivate, lookup, timeouts })
+        await pushVote(listener, votifierVoteOf(d.payload, deps.config.site.service_name), { allowPrivate, lookup, timeouts })
         return { httpStatus: null }
       },
     }
   }
   if (d.channel === 'discord') {
-    const settings = await deps.store.channels.discord(d.serverId)
-    if (!settings) return null
+    const { url } = settings as DiscordSettings
     return {
       // Discord limits each webhook on its own: its id (the URL's path without the token).
-      target: `discord ${settings.url.replace(/\/[^/]*$/, '')}`,
-      send: () => sendDiscord(settings.url, discordBody(d.payload, d.test, deps.config, deps.siteUrl), { allowPrivate, lookup, ca: deps.net?.ca, timeoutMs: deps.config.deliveries.webhook_timeout }),
+      target: `discord ${url.replace(/\/[^/]*$/, '')}`,
+      send: () => sendDiscord(url, discordBody(d.payload, d.test, deps.config, deps.siteUrl), { allowPrivate, lookup, ca: deps.net?.ca, timeoutMs: deps.config.deliveries.webhook_timeout }),
     }
   }
-  const settings = await deps.store.channels.webhook(d.serverId)
-  if (!settings) return null
+  const { url, secret } = settings as WebhookSettings
   const event = d.test ? 'test' : 'vote'
   return {
-    target: `webhook ${URL.canParse(settings.url) ? new URL(settings.url).origin : settings.url}`,
+    target: `webhook ${URL.canParse(url) ? new URL(url).origin : url}`,
     send: () => sendWebhook(
-      { url: settings.url, secret: settings.secret, deliveryId: d.id, event, body: webhookBody(d.payload, event) },
+      { url, secret, deliveryId: d.id, event, body: webhookBody(d.payload, event) },
       { allowPrivate, lookup, ca: deps.net?.ca, timeoutMs: deps.config.deliveries.webhook_timeout, now: deps.clock.now },
     ),
   }

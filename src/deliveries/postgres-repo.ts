@@ -5,15 +5,27 @@ const INSERT = `INSERT INTO delivery (id, server_id, vote_id, channel, test, pse
   VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8, $8)`
 const GET = `SELECT id, server_id AS "serverId", vote_id AS "voteId", channel, test, pseudo, payload, status, attempts,
   series_start AS "seriesStart", next_attempt_at AS "nextAttemptAt", created_at AS "createdAt" FROM delivery WHERE id = $1`
-const CLOSE_INTERRUPTED = `UPDATE delivery_attempt SET status = 'failed', error = $2, next_attempt_at = $3
-  WHERE delivery_id = $1 AND status = 'pending'`
-// The attempt row and the delivery's count, in one statement.
-const START_ATTEMPT = `WITH d AS (UPDATE delivery SET attempts = $3, updated_at = $5 WHERE id = $1)
-  INSERT INTO delivery_attempt (delivery_id, server_id, attempt, series_start, status, started_at)
-  VALUES ($1, $2, $3, $4, 'pending', $5) RETURNING id`
-const RATE_LIMITED_IN_SERIES = 'SELECT count(*) AS n FROM delivery_attempt WHERE delivery_id = $1 AND series_start = $2 AND rate_limited = 1'
-const END_ATTEMPT = `UPDATE delivery_attempt SET status = $2, error = $3, http_status = $4, duration_ms = $5, next_attempt_at = $6,
-  rate_limited = $7 WHERE id = $1`
+// Many attempts begun in one statement: each counted on its delivery if one is still due from its
+// series, a pending attempt left by a process that died closed as interrupted, and the attempt row
+// written 'pending'. The rate-limited attempts of the series are counted as they were before it
+// (the statement's snapshot: the new row is not rate limited in any case).
+const START_ATTEMPTS = `WITH s AS (SELECT * FROM jsonb_to_recordset($1::text::jsonb) AS s(n int, id text, series int, at bigint)),
+  d AS (UPDATE delivery SET attempts = delivery.attempts + 1, updated_at = s.at FROM s
+         WHERE delivery.id = s.id AND delivery.series_start = s.series AND delivery.status NOT IN ('succeeded', 'gave_up')
+         RETURNING s.n, delivery.id, delivery.server_id, delivery.attempts, delivery.series_start, s.at),
+  closed AS (UPDATE delivery_attempt a SET status = 'failed', error = $2, next_attempt_at = d.at FROM d
+              WHERE a.delivery_id = d.id AND a.status = 'pending'),
+  started AS (INSERT INTO delivery_attempt (delivery_id, server_id, attempt, series_start, status, started_at)
+               SELECT id, server_id, attempts, series_start, 'pending', at FROM d RETURNING id, delivery_id)
+  SELECT d.n, started.id, d.attempts AS attempt, d.series_start AS "seriesStart",
+    (SELECT count(*) FROM delivery_attempt r WHERE r.delivery_id = d.id AND r.series_start = d.series_start AND r.rate_limited = 1) AS "rateLimited"
+  FROM d JOIN started ON started.delivery_id = d.id`
+// Many attempts closed, and their deliveries' statuses set, in one statement.
+const END_ATTEMPTS = `WITH e AS (SELECT * FROM jsonb_to_recordset($1::text::jsonb) AS e(attempt_id bigint, delivery_id text, status text, error text,
+    http_status int, duration_ms int, next_attempt_at bigint, rate_limited int, at bigint)),
+  closed AS (UPDATE delivery_attempt a SET status = e.status, error = e.error, http_status = e.http_status, duration_ms = e.duration_ms,
+              next_attempt_at = e.next_attempt_at, rate_limited = e.rate_limited FROM e WHERE a.id = e.attempt_id)
+  UPDATE delivery SET status = e.status, next_attempt_at = e.next_attempt_at, updated_at = e.at FROM e WHERE delivery.id = e.delivery_id`
 const FAIL_INTERRUPTED_TESTS = `UPDATE delivery SET status = 'failed', updated_at = $1 WHERE test = 1 AND status = 'pending' AND created_at < $2`
 const CLOSE_ALL_INTERRUPTED = `UPDATE delivery_attempt a SET status = 'failed', error = $1,
     next_attempt_at = CASE WHEN (SELECT test FROM delivery WHERE id = a.delivery_id) = 1 THEN NULL ELSE $2 END
@@ -39,22 +51,25 @@ export function postgresDeliveriesRepo(pg: Pg) {
       const r = await row<Omit<Delivery, 'payload' | 'test'> & { payload: string; test: number }>(pg, GET, [id])
       return r && { ...r, test: r.test === 1, payload: JSON.parse(r.payload) as VoteEvent }
     },
-    async startAttempt(d, at) {
-      await exec(pg, CLOSE_INTERRUPTED, [d.id, INTERRUPTED, at])
-      const attempt = d.attempts + 1
-      const { n: rateLimited } = (await row<{ n: number }>(pg, RATE_LIMITED_IN_SERIES, [d.id, d.seriesStart]))!
-      const { id } = (await row<{ id: number }>(pg, START_ATTEMPT, [d.id, d.serverId, attempt, d.seriesStart, at]))!
-      return { id, attempt, seriesAttempt: attempt - d.seriesStart + 1 - rateLimited, rateLimited }
+    async startAttempts(starts) {
+      const list = starts.map((s, n) => ({ n, id: s.deliveryId, series: s.series, at: s.at }))
+      const found = await rows<{ n: number; id: number; attempt: number; seriesStart: number; rateLimited: number }>(pg, START_ATTEMPTS, [JSON.stringify(list), INTERRUPTED])
+      const byIndex = new Map(found.map((r) => [r.n, r]))
+      return starts.map((_, n) => {
+        const r = byIndex.get(n)
+        return r ? { id: r.id, attempt: r.attempt, seriesAttempt: r.attempt - r.seriesStart + 1 - r.rateLimited, rateLimited: r.rateLimited } : null
+      })
     },
     async closeInterrupted(at, startedBefore) {
       await exec(pg, FAIL_INTERRUPTED_TESTS, [at, startedBefore])
       return exec(pg, CLOSE_ALL_INTERRUPTED, [INTERRUPTED, at, startedBefore])
     },
-    async endAttempt(attemptId, end) {
-      await exec(pg, END_ATTEMPT, [attemptId, end.status, end.error, end.httpStatus, end.durationMs, end.nextAttemptAt, end.rateLimited ? 1 : 0])
-    },
-    async setStatus(id, status, nextAttemptAt, at) {
-      await exec(pg, 'UPDATE delivery SET status = $2, next_attempt_at = $3, updated_at = $4 WHERE id = $1', [id, status, nextAttemptAt, at])
+    async endAttempts(ends) {
+      const list = ends.map((e) => ({
+        attempt_id: e.attemptId, delivery_id: e.deliveryId, status: e.status, error: e.error, http_status: e.httpStatus, duration_ms: e.durationMs,
+        next_attempt_at: e.nextAttemptAt, rate_limited: e.rateLimited ? 1 : 0, at: e.at,
+      }))
+      await exec(pg, END_ATTEMPTS, [JSON.stringify(list)])
     },
     attemptInProgress: async (id) => (await row(pg, `SELECT 1 FROM delivery_attempt WHERE delivery_id = $1 AND status = 'pending' LIMIT 1`, [id])) !== null,
     async startSeries(id, seriesStart, at) {

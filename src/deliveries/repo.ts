@@ -59,6 +59,14 @@ export interface AttemptFilter {
   status?: DeliveryStatus
 }
 
+// An attempt about to be made: of delivery `deliveryId`, in the series that began at attempt
+// `series`, at `at`.
+export interface AttemptStart {
+  deliveryId: string
+  series: number
+  at: number
+}
+
 export interface StartedAttempt {
   id: number
   attempt: number
@@ -66,13 +74,17 @@ export interface StartedAttempt {
   rateLimited: number
 }
 
+// An attempt's outcome, and the delivery's status after it, as of `at`.
 export interface AttemptEnd {
+  attemptId: number
+  deliveryId: string
   status: Exclude<DeliveryStatus, 'pending'>
   rateLimited: boolean
   error: string | null
   httpStatus: number | null
   durationMs: number
   nextAttemptAt: number | null
+  at: number
 }
 
 // The delivery queue at a glance (test deliveries left out): waiting for their first attempt,
@@ -86,13 +98,15 @@ export interface QueueCounts {
 export interface DeliveriesRepo {
   insert(d: NewDelivery): Awaitable<void>
   get(id: string): Awaitable<Delivery | null>
-  // Starts the attempt after `d.attempts` (in a script, with `d` read in it): an attempt left
-  // 'pending' by a process that died is closed first, as interrupted. Returns the attempt row's
-  // id and number, its place in the series' schedule, and how many attempts of the series were
-  // rate limited before it.
-  startAttempt(d: Pick<Delivery, 'id' | 'serverId' | 'attempts' | 'seriesStart'>, at: number): Awaitable<StartedAttempt>
-  endAttempt(attemptId: number, end: AttemptEnd): Awaitable<void>
-  setStatus(id: string, status: DeliveryStatus, nextAttemptAt: number | null, at: number): Awaitable<void>
+  // Writes each attempt row 'pending' (before anything is sent) and counts it on its delivery,
+  // after the delivery's last attempt as the row is now; an attempt left 'pending' by a process
+  // that died is closed first, as interrupted. Answers, in the same order, the attempt row's id
+  // and number, its place in the series' schedule and how many attempts of the series were rate
+  // limited before it; or null where the delivery is gone, has ended, or has begun another series
+  // (a redeliver): no attempt is due from that series any more. A delivery may appear once.
+  startAttempts(starts: AttemptStart[]): Awaitable<(StartedAttempt | null)[]>
+  // Closes each attempt with its outcome and sets its delivery's status and next attempt time.
+  endAttempts(ends: AttemptEnd[]): Awaitable<void>
   // Closes the attempts still pending that started before `startedBefore`, as cut short by a
   // process that is gone (and fails the tests created before it). Queued deliveries are retried
   // by their jobs; a test has no job and just failed. Returns how many attempts were closed.

@@ -6,7 +6,7 @@ import { DeliveryFailure } from '../net/guard.ts'
 import { monthOf } from '../servers/month.ts'
 import type { Server } from '../servers/repo.ts'
 import { attempt, type DeliveriesTx, type DeliveryDeps, type DeliveryJob } from './attempt.ts'
-import { channelTarget } from './channel.ts'
+import { channelSettings, channelTarget } from './channel.ts'
 import { DELIVERY_JOB, type VoteEvent } from './repo.ts'
 import type { TestResult } from './schema.ts'
 
@@ -40,11 +40,12 @@ export async function sendTestVotes(deps: DeliveryDeps, server: Server, pseudo: 
   if (!ids.length) throw conflict('nothing to test: configure a Votifier target, a webhook or a Discord webhook first')
   return Promise.all(ids.map(async (id): Promise<TestResult> => {
     const d = (await deps.store.deliveries.get(id))!
-    const channel = await channelTarget(deps, d)
+    const channel = channelTarget(deps, d, await channelSettings(deps.store.channels, d))
     const entered = !channel || deps.deliveryGate.enter(channel.target)
     const busy = () => Promise.reject(new DeliveryFailure('too many deliveries to this target are in progress right now; try again in a moment'))
     try {
       const r = await attempt(deps, d, entered ? channel : { target: channel.target, send: busy })
+      if (!r) return { channel: d.channel, status: 'failed', error: 'the server was deleted during the test', durationMs: 0 }
       return { channel: d.channel, status: r.status === 'succeeded' ? 'succeeded' : 'failed', error: r.error, durationMs: r.durationMs }
     } finally {
       if (channel && entered) deps.deliveryGate.leave(channel.target)

@@ -13,12 +13,14 @@ export function sqliteDeliveriesRepo(db: Database) {
     WHERE status = 'pending' AND started_at < ?3`)
   const failInterruptedTests = db.prepare(`UPDATE delivery SET status = 'failed', updated_at = ?1 WHERE test = 1 AND status = 'pending' AND created_at < ?2`)
   const hasPending = db.prepare(`SELECT 1 FROM delivery_attempt WHERE delivery_id = ? AND status = 'pending' LIMIT 1`)
+  // The attempt counted on its delivery, if one is still due from its series.
+  const countAttempt = db.prepare(`UPDATE delivery SET attempts = attempts + 1, updated_at = ?3
+    WHERE id = ?1 AND series_start = ?2 AND status NOT IN ('succeeded', 'gave_up') RETURNING server_id AS serverId, attempts`)
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempt (delivery_id, server_id, attempt, series_start, status, started_at)
     VALUES (?, ?, ?, ?, 'pending', ?)`)
-  const countAttempt = db.prepare('UPDATE delivery SET attempts = ?2, updated_at = ?3 WHERE id = ?1')
   const rateLimitedInSeries = db.prepare(`SELECT count(*) AS n FROM delivery_attempt WHERE delivery_id = ? AND series_start = ? AND rate_limited = 1`)
   const endAttempt = db.prepare(`UPDATE delivery_attempt SET status = $status, error = $error, http_status = $httpStatus,
-    duration_ms = $durationMs, next_attempt_at = $nextAttemptAt, rate_limited = $rateLimited WHERE id = $id`)
+    duration_ms = $durationMs, next_attempt_at = $nextAttemptAt, rate_limited = $rateLimited WHERE id = $attemptId`)
   const setStatus = db.prepare('UPDATE delivery SET status = ?2, next_attempt_at = ?3, updated_at = ?4 WHERE id = ?1')
   const newSeries = db.prepare(`UPDATE delivery SET status = 'pending', series_start = ?2, next_attempt_at = ?3, updated_at = ?3 WHERE id = ?1`)
   // An attempt's place in its series' schedule: the rate-limited attempts before it do not count.
@@ -41,22 +43,26 @@ export function sqliteDeliveriesRepo(db: Database) {
       const row = get.get(id) as (Omit<Delivery, 'payload' | 'test'> & { payload: string; test: number }) | null
       return row && { ...row, test: row.test === 1, payload: JSON.parse(row.payload) as VoteEvent }
     },
-    startAttempt(d, at) {
-      closeInterrupted.run(d.id, INTERRUPTED, at)
-      const attempt = d.attempts + 1
-      const rateLimited = (rateLimitedInSeries.get(d.id, d.seriesStart) as { n: number }).n
-      const id = Number(insertAttempt.run(d.id, d.serverId, attempt, d.seriesStart, at).lastInsertRowid)
-      countAttempt.run(d.id, attempt, at)
-      return { id, attempt, seriesAttempt: attempt - d.seriesStart + 1 - rateLimited, rateLimited }
-    },
+    startAttempts: (starts) => starts.map(({ deliveryId: id, series, at }) => {
+      const counted = countAttempt.get(id, series, at) as { serverId: string; attempts: number } | null
+      if (!counted) return null
+      const attempt = counted.attempts
+      // The first attempt of a delivery has no earlier one to close or to count.
+      const rateLimited = attempt === 1 ? 0 : (closeInterrupted.run(id, INTERRUPTED, at), (rateLimitedInSeries.get(id, series) as { n: number }).n)
+      const attemptId = Number(insertAttempt.run(id, counted.serverId, attempt, series, at).lastInsertRowid)
+      return { id: attemptId, attempt, seriesAttempt: attempt - series + 1 - rateLimited, rateLimited }
+    }),
     closeInterrupted(at, startedBefore) {
       failInterruptedTests.run(at, startedBefore)
       return closeAllInterrupted.run(INTERRUPTED, at, startedBefore).changes
     },
-    endAttempt(attemptId, end) {
-      endAttempt.run({ id: attemptId, ...end, rateLimited: end.rateLimited ? 1 : 0 })
+    endAttempts(ends) {
+      for (const e of ends) {
+        endAttempt.run({ attemptId: e.attemptId, status: e.status, error: e.error, httpStatus: e.httpStatus, durationMs: e.durationMs,
+          nextAttemptAt: e.nextAttemptAt, rateLimited: e.rateLimited ? 1 : 0 })
+        setStatus.run(e.deliveryId, e.status, e.nextAttemptAt, e.at)
+      }
     },
-    setStatus: (id, status, nextAttemptAt, at) => { setStatus.run(id, status, nextAttemptAt, at) },
     attemptInProgress: (id) => hasPending.get(id) !== null,
     startSeries: (id, seriesStart, at) => { newSeries.run(id, seriesStart, at) },
     attempts(serverId, before, limit, filter = {}) {

@@ -9,6 +9,11 @@ const CLAIM = `UPDATE job SET lease_until = $1, attempts = attempts + 1
                 WHERE run_at <= $2 AND (lease_until IS NULL OR lease_until <= $2) AND kind = ANY($3::text[])
                 ORDER BY run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
   RETURNING id, kind, payload, run_at AS "runAt", attempts, last_error AS "lastError"`
+// Many jobs settled in two statements: the done ones removed, the others moved to their next run.
+const SETTLE = `WITH s AS (SELECT * FROM jsonb_to_recordset($1::text::jsonb) AS s(id bigint, lease bigint, run_at bigint, error text)),
+  done AS (DELETE FROM job USING s WHERE job.id = s.id AND job.lease_until = s.lease AND s.run_at IS NULL)
+  UPDATE job SET run_at = s.run_at, lease_until = NULL, last_error = s.error
+  FROM s WHERE job.id = s.id AND job.lease_until = s.lease AND s.run_at IS NOT NULL`
 const COUNTS = `SELECT count(*) AS total,
     count(*) FILTER (WHERE run_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)) AS due,
     count(*) FILTER (WHERE lease_until > $1) AS leased
@@ -41,6 +46,10 @@ export function postgresJobsRepos() {
     },
     async reschedule(job, runAt, error) {
       await exec(pg, 'UPDATE job SET run_at = $1, lease_until = NULL, last_error = $2 WHERE id = $3 AND lease_until = $4', [runAt, error, job.id, job.leaseUntil])
+    },
+    async settle(settlements) {
+      const list = settlements.map((s) => ({ id: s.job.id, lease: s.job.leaseUntil, run_at: s.retryAt, error: s.error }))
+      await exec(pg, SETTLE, [JSON.stringify(list)])
     },
     async hasten(id, now) {
       if ((await exec(pg, 'UPDATE job SET run_at = $1 WHERE id = $2 AND run_at > $1 AND lease_until IS NULL', [now, id])) === 0) return false

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts'
 import type { Logger } from '../log.ts'
-import type { Job, JobCounts, JobsRepo } from './repo.ts'
+import type { Awaitable } from '../db/store.ts'
+import type { Job, JobClaim, JobCounts, JobsRepo } from './repo.ts'
 import type { Scheduler } from './scheduler.ts'
 
 // A durable job queue over the jobs repository. Jobs are enqueued by the scripts that need them
@@ -8,13 +9,18 @@ import type { Scheduler } from './scheduler.ts'
 // sets a lease; a job whose process died runs again once the lease is gone.
 
 // A handler returns nothing when the job is done (the row is deleted), or asks to run again
-// later. A thrown error reschedules the job with backoff; a job is never dropped.
-export type JobOutcome = void | { retryAt: number; error?: string }
+// later. A thrown error reschedules the job with backoff; a job is never dropped. `settled`: the
+// handler has removed or rescheduled the job itself (tx.jobs.settle), in the transaction that
+// recorded its work, and the queue leaves the row alone.
+export type JobOutcome = void | { retryAt: number; error?: string } | { settled: true }
 export type JobHandler<P = any> = (job: Job<P>) => Promise<JobOutcome> | JobOutcome
 
 export interface QueueOptions {
   concurrency?: number
   leaseMs?: number
+  // How a claim is written: by default in a transaction of its own. The site hands the claims to
+  // the delivery attempts' ledger, whose transaction of the moment they share.
+  claim?: (c: JobClaim) => Awaitable<Job[]>
 }
 
 export interface JobQueue {
@@ -33,6 +39,7 @@ const backoffMs = (attempts: number) => Math.min(1000 * 2 ** Math.min(attempts, 
 export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: QueueOptions = {}): JobQueue {
   const concurrency = opts.concurrency ?? 32
   const leaseMs = opts.leaseMs ?? 10 * 60_000
+  const claim = opts.claim ?? ((c: JobClaim) => jobs.claim(c))
   const handlers = new Map<string, JobHandler>()
   let kinds: readonly string[] = []
   let enqueued: () => void = () => {}
@@ -46,8 +53,8 @@ export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: 
     const handler = handlers.get(job.kind)!
     try {
       const outcome = await handler(job)
-      if (outcome) await jobs.reschedule(job, outcome.retryAt, outcome.error ?? null)
-      else await jobs.remove(job)
+      if (!outcome) await jobs.remove(job)
+      else if (!('settled' in outcome)) await jobs.reschedule(job, outcome.retryAt, outcome.error ?? null)
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e)
       log.error(`job ${job.kind}#${job.id} failed`, { attempts: job.attempts, error: e })
@@ -69,7 +76,7 @@ export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: 
         const room = stopping ? 0 : concurrency - running.size
         if (room > 0) {
           const now = clock.now()
-          const claimed = await jobs.claim({ kinds, now, leaseUntil: now + leaseMs, limit: room })
+          const claimed = await claim({ kinds, now, leaseUntil: now + leaseMs, limit: room })
           for (const job of claimed) {
             ran++
             const p: Promise<void> = runOne(job).finally(() => { running.delete(p); inFlight.delete(p) })

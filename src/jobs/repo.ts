@@ -19,6 +19,20 @@ export interface NewJob {
   runAt?: number // default: due at once
 }
 
+// What becomes of a job that ran: removed (`retryAt` null), or due again at `retryAt`.
+export interface JobSettlement {
+  job: Pick<Job, 'id' | 'leaseUntil'>
+  retryAt: number | null
+  error: string | null
+}
+
+export interface JobClaim {
+  kinds: readonly string[]
+  now: number
+  leaseUntil: number
+  limit: number
+}
+
 export interface JobCounts {
   total: number
   due: number
@@ -30,13 +44,16 @@ export interface JobsRepo {
   enqueue(job: NewJob, at: number): Awaitable<number>
   // Leases up to `limit` jobs of these kinds due at `now` until `leaseUntil`, oldest first,
   // counting an attempt for each.
-  claim(c: { kinds: readonly string[]; now: number; leaseUntil: number; limit: number }): Awaitable<Job[]>
+  claim(c: JobClaim): Awaitable<Job[]>
   // Both act only while the job still holds the lease of this claim (`job.leaseUntil`): a runner
   // whose lease ran out (a process paused longer than a lease) may have been replaced by another,
   // whose outcome then stands alone.
   remove(job: Pick<Job, 'id' | 'leaseUntil'>): Awaitable<void>
   // Runs the job again at `runAt`, its lease dropped.
   reschedule(job: Pick<Job, 'id' | 'leaseUntil'>, runAt: number, error: string | null): Awaitable<void>
+  // remove() or reschedule() of many jobs at once, for a handler that settles its jobs in the
+  // transaction that records their work.
+  settle(settlements: JobSettlement[]): Awaitable<void>
   // Makes a waiting job due now; false when it is gone, leased or already due.
   hasten(id: number, now: number): Awaitable<boolean>
   // Drops every lease; returns how many there were.

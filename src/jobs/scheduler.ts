@@ -69,6 +69,8 @@ export function createScheduler(clock: Clock, log: Logger, claims: PeriodClaims 
   let started = false
   let stopping = false
   let stopped = new AbortController()
+  // Tasks whose wake is to run them right after the current turn.
+  const woken = new Set<Task>()
 
   const nextAfter = (t: Task, now: number) => (t.aligned ? (Math.floor(now / t.everyMs) + 1) * t.everyMs : now + t.everyMs)
 
@@ -151,13 +153,23 @@ export function createScheduler(clock: Clock, log: Logger, claims: PeriodClaims 
       tasks.set(id, t)
       arm()
     },
-    // Run a task as soon as possible; if it is running, run it once more right after.
+    // Run a task as soon as possible; if it is running, run it once more right after. On the live
+    // timer an idle task starts right after the current turn of the event loop (setImmediate: the
+    // answers being written in this turn go first, and the wakes of one turn make one run), not
+    // on a timer: even a 0 ms timer waits about a millisecond, which every vote's deliveries
+    // would wait (the drain is woken by each enqueue).
     wake(id) {
       const t = tasks.get(id)
       if (!t || stopping) return
       if (t.current) { t.again = true; return }
       t.nextRunAt = Math.min(t.nextRunAt, clock.now())
-      arm()
+      if (!started) return arm()
+      if (woken.has(t)) return
+      woken.add(t)
+      setImmediate(() => {
+        woken.delete(t)
+        if (started && !stopping && !t.current) void launch(t)
+      })
     },
     async tick() {
       await Promise.all(due(clock.now()).map((t) => launch(t)))

@@ -44,6 +44,12 @@ export function sqliteJobsRepo(db: Database) {
     },
     remove(job) { remove.run(job.id, job.leaseUntil) },
     reschedule(job, runAt, error) { reschedule.run(runAt, error, job.id, job.leaseUntil) },
+    settle(settlements) {
+      for (const s of settlements) {
+        if (s.retryAt === null) remove.run(s.job.id, s.job.leaseUntil)
+        else reschedule.run(s.retryAt, s.error, s.job.id, s.job.leaseUntil)
+      }
+    },
     hasten(id, now) {
       if (hasten.run(now, id).changes === 0) return false
       due()

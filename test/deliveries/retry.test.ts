@@ -122,7 +122,7 @@ describeBackends('retry schedule', (backend) => {
     const { rt, server } = await deliveryRuntime(backend)
     const event = { server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: 't', pseudo: 'Steve', createdAt: 0 }, address: null, monthlyVotes: 0 }
     await rt.store.deliveries.insert({ id: 'test-1', serverId: server.id, voteId: null, channel: 'webhook', test: true, pseudo: 'Steve', payload: event, at: rt.clock.now() })
-    await rt.store.deliveries.startAttempt({ id: 'test-1', serverId: server.id, attempts: 0, seriesStart: 1 }, rt.clock.now())
+    await rt.store.deliveries.startAttempts([{ deliveryId: 'test-1', series: 1, at: rt.clock.now() }])
     await closeInterruptedDeliveries(rt)
     expect(await attemptRows(rt)).toEqual([expect.objectContaining({ status: 'failed', nextAttemptAt: null })])
     expect((await attemptRows(rt))[0].error).toContain('interrupted')

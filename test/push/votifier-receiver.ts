@@ -165,6 +165,7 @@ export function startVotifierReceiver(opts: ReceiverOptions = {}) {
     // Resolves once the listener has refused `n` votes in all.
     waitErrors: errors.until,
     get connections() { return connections },
+    get open() { return open },
     get maxOpen() { return maxOpen },
     // Resolves once `n` votes have arrived in all.
     waitVotes: votes.until,

@@ -1,0 +1,171 @@
+import { runScriptAsync, use, type StoreControl, type StoreWrites, type TxScript } from '../db/store.ts'
+import type { Job, JobClaim, JobSettlement } from '../jobs/repo.ts'
+import type { DeliveriesTx, DeliveryJob } from './attempt.ts'
+import { channelSettings, type ChannelSettings } from './channel.ts'
+import { DELIVERY_JOB, type AttemptEnd, type AttemptStart, type Delivery, type StartedAttempt } from './repo.ts'
+
+// Group commit for the delivery work. Each attempt costs the job queue's claim, its row written
+// 'pending' before anything is sent, and its outcome after, with its job settled. One transaction
+// for each made the durable bookkeeping cost more than the sending; so the claims, starts and
+// ends handed in during one turn of the event loop are written together, in ONE transaction,
+// and nobody goes on before that transaction has committed:
+// - a claimed job runs only once its lease is durable;
+// - a begun attempt sends nothing until its 'pending' row is durable, so a process killed at any
+//   moment after leaves a trace, closed as interrupted at the next start (and its job, still
+//   leased, runs again);
+// - an attempt's outcome, its delivery's new status and its job's removal (or its next run time)
+//   commit together, so a kill leaves the delivery either done with its attempt recorded, or
+//   due again with its job;
+// - if the transaction fails, no write of the group took effect: each is then tried alone, so
+//   that a write that cannot succeed fails by itself and the others go on.
+// While one group is being written (PostgreSQL answers asynchronously), the next one gathers.
+//
+// On SQLite the deliveries about to be attempted are read in that transaction too (those of the
+// delivery jobs it claims, at once): a statement outside a transaction takes and drops the
+// database's read lock on its own (two fcntl() and an fstat(), more than the read itself costs),
+// and an attempt reads its delivery and its channel's settings. On PostgreSQL those reads go at
+// once over the pool, in parallel, rather than one after the other inside the group's transaction.
+
+// A delivery as it is now, with its channel's settings (null once the channel was removed).
+export interface LoadedDelivery {
+  delivery: Delivery
+  settings: ChannelSettings | null
+}
+
+export interface AttemptLedger {
+  // The job queue's claims (QueueOptions.claim).
+  claim(c: JobClaim): Promise<Job[]>
+  // The delivery as it is now; null once it is gone.
+  load(deliveryId: string): Promise<LoadedDelivery | null>
+  // The attempt's row, written 'pending'; null when no attempt is due from its series any more.
+  begin(start: AttemptStart): Promise<StartedAttempt | null>
+  // The attempt's outcome, with the job that ran it settled in the same transaction.
+  finish(end: AttemptEnd, job?: JobSettlement): Promise<void>
+}
+
+interface Waiting<I, V> {
+  item: I
+  resolve: (value: V) => void
+  reject: (error: unknown) => void
+}
+
+interface Group {
+  ends: Waiting<{ end: AttemptEnd; job?: JobSettlement }, void>[]
+  claims: Waiting<JobClaim, Job[]>[]
+  loads: Waiting<string, LoadedDelivery | null>[]
+  starts: Waiting<AttemptStart, StartedAttempt | null>[]
+}
+
+interface Written {
+  claimed: Job[][]
+  loaded: (LoadedDelivery | null)[]
+  started: (StartedAttempt | null)[]
+}
+
+const emptyGroup = (): Group => ({ ends: [], claims: [], loads: [], starts: [] })
+
+function* loadDelivery(tx: DeliveriesTx, id: string): TxScript<LoadedDelivery | null> {
+  const delivery = yield* use(tx.deliveries.get(id))
+  return delivery && { delivery, settings: yield* use(channelSettings(tx.channels, delivery)) }
+}
+
+export function createAttemptLedger(store: DeliveriesTx & StoreWrites<DeliveriesTx> & Pick<StoreControl, 'kind'>): AttemptLedger {
+  const readsInGroup = store.kind === 'sqlite'
+  let next = emptyGroup()
+  let scheduled = false
+  let writing = false
+  // Deliveries read with the claim of their jobs, until their attempt asks for them (in the same
+  // turn; what is left over is dropped with the next group and read again if asked for).
+  let preloaded = new Map<string, LoadedDelivery | null>()
+
+  // One transaction, in this order: the ends (a job settled here may be claimed again below), the
+  // claims, the reads, the starts.
+  const write = (g: Group) => store.write(function* (tx): TxScript<Written> {
+    if (g.ends.length) {
+      yield* use(tx.deliveries.endAttempts(g.ends.map((w) => w.item.end)))
+      const settled = g.ends.flatMap((w) => (w.item.job ? [w.item.job] : []))
+      if (settled.length) yield* use(tx.jobs.settle(settled))
+    }
+    const written: Written = { claimed: [], loaded: [], started: [] }
+    for (const w of g.claims) written.claimed.push(yield* use(tx.jobs.claim(w.item)))
+    for (const w of g.loads) written.loaded.push(yield* loadDelivery(tx, w.item))
+    if (readsInGroup) {
+      for (const job of written.claimed.flat()) {
+        if (job.kind !== DELIVERY_JOB) continue
+        const id = (job.payload as DeliveryJob).deliveryId
+        if (!preloaded.has(id)) preloaded.set(id, yield* loadDelivery(tx, id))
+      }
+    }
+    if (g.starts.length) written.started = yield* use(tx.deliveries.startAttempts(g.starts.map((w) => w.item)))
+    return written
+  })
+
+  const settle = (g: Group, r: Written) => {
+    g.ends.forEach((w) => w.resolve())
+    g.claims.forEach((w, i) => w.resolve(r.claimed[i]))
+    g.loads.forEach((w, i) => w.resolve(r.loaded[i]))
+    g.starts.forEach((w, i) => w.resolve(r.started[i]))
+  }
+
+  async function flush() {
+    scheduled = false
+    preloaded = new Map()
+    // A delivery begins once in a group: a second start of it waits for the next one.
+    const group: Group = { ...next, starts: [] }
+    const later: Group['starts'] = []
+    const seen = new Set<string>()
+    for (const w of next.starts) {
+      if (seen.has(w.item.deliveryId)) later.push(w)
+      else {
+        seen.add(w.item.deliveryId)
+        group.starts.push(w)
+      }
+    }
+    next = { ...emptyGroup(), starts: later }
+    writing = true
+    try {
+      settle(group, await write(group))
+    } catch (error) {
+      preloaded = new Map()
+      const alone = (Object.keys(group) as (keyof Group)[]).flatMap((k) => group[k].map((w) => ({ ...emptyGroup(), [k]: [w] }) as Group))
+      if (alone.length === 1) rejectAll(group, error)
+      else for (const g of alone) await write(g).then((r) => settle(g, r), (e) => rejectAll(g, e))
+    } finally {
+      writing = false
+      if (Object.values(next).some((list) => list.length)) schedule()
+    }
+  }
+
+  // After the current turn: the work handed in during the same poll of the event loop joins the
+  // group.
+  function schedule() {
+    if (scheduled || writing) return
+    scheduled = true
+    setImmediate(flush)
+  }
+
+  const enqueue = <I, V>(list: (g: Group) => Waiting<I, V>[], item: I) => new Promise<V>((resolve, reject) => {
+    list(next).push({ item, resolve, reject })
+    schedule()
+  })
+
+  function load(id: string) {
+    if (preloaded.has(id)) {
+      const loaded = preloaded.get(id) ?? null
+      preloaded.delete(id)
+      return Promise.resolve(loaded)
+    }
+    return readsInGroup ? enqueue((g) => g.loads, id) : runScriptAsync(loadDelivery(store, id))
+  }
+
+  return {
+    claim: (c) => enqueue((g) => g.claims, c),
+    load,
+    begin: (start) => enqueue((g) => g.starts, start),
+    finish: (end, job) => enqueue((g) => g.ends, { end, job }),
+  }
+}
+
+function rejectAll(g: Group, error: unknown) {
+  for (const w of [...g.ends, ...g.claims, ...g.loads, ...g.starts]) w.reject(error)
+}
