@@ -47,6 +47,10 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     if (!rt.siteUrl.configured) {
       rt.log.warn(`site.base_url is not set: links use the default address ${rt.siteUrl.base()}, and the dashboard works from this machine only; set site.base_url in the configuration to the address people open`, { accepted: rt.siteUrl.origins() })
     }
+    // The binary starts with the JIT made reluctant (the build's --compile-jit-policy): code that
+    // runs once at start stays interpreted instead of being compiled for nothing. From here on the
+    // site serves, and the JIT works as usual. (Elsewhere the policy is already the usual one.)
+    Bun.unsafe.setJITPolicy(1)
     const signal = await stopSignal
     rt.log.info('stopping: finishing in-flight requests and jobs', typeof signal === 'string' ? { signal } : undefined)
     await app.stop()
