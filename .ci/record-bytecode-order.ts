@@ -1,7 +1,7 @@
 // `bun run bytecode-order`: records which functions a start of the binary runs, for the build's
 // --bytecode-order. It builds dist/votelist, starts it on an empty folder with
 // BUN_BYTECODE_ORDER_OUT set, asks for what a fresh site serves first (health, the home page, the
-// dashboard), stops it, writes build/bytecode-order.txt and builds again. Bun then
+// dashboard), stops it, writes .ci/bytecode-order.txt and builds again. Bun then
 // lays that bytecode out together at the front of the binary: a start touches fewer of its pages
 // (about 1 MB less resident memory). Run it again after changing what runs at start; an older
 // order still applies, only less well (functions it does not know are laid out after it).
