@@ -1,4 +1,4 @@
-import { runScriptAsync, use, type StoreControl, type StoreWrites, type TxScript } from '../db/store.ts'
+import { use, type StoreWrites, type TxScript } from '../db/store.ts'
 import type { Job, JobClaim, JobSettlement } from '../jobs/repo.ts'
 import type { DeliveriesTx, DeliveryJob } from './attempt.ts'
 import { channelSettings, type ChannelSettings } from './channel.ts'
@@ -18,13 +18,15 @@ import { DELIVERY_JOB, type AttemptEnd, type AttemptStart, type Delivery, type S
 //   due again with its job;
 // - if the transaction fails, no write of the group took effect: each is then tried alone, so
 //   that a write that cannot succeed fails by itself and the others go on.
-// While one group is being written (PostgreSQL answers asynchronously), the next one gathers.
+// On PostgreSQL a group may be written while the previous one still waits for its commit (the
+// server flushes commits that arrive together at once): the groups of one moment touch different
+// deliveries and jobs. They are answered in the order they were made, so that attempts begin, and
+// go out, in the order of their jobs.
 //
-// On SQLite the deliveries about to be attempted are read in that transaction too (those of the
-// delivery jobs it claims, at once): a statement outside a transaction takes and drops the
-// database's read lock on its own (two fcntl() and an fstat(), more than the read itself costs),
-// and an attempt reads its delivery and its channel's settings. On PostgreSQL those reads go at
-// once over the pool, in parallel, rather than one after the other inside the group's transaction.
+// The deliveries about to be attempted are read in that transaction too, those of the delivery
+// jobs it claims at once: an attempt reads its delivery and its channel's settings, and on SQLite
+// a statement outside a transaction takes and drops the database's read lock on its own (two
+// fcntl() and an fstat(), more than the read itself costs).
 
 // A delivery as it is now, with its channel's settings (null once the channel was removed).
 export interface LoadedDelivery {
@@ -58,6 +60,8 @@ interface Group {
 
 interface Written {
   claimed: Job[][]
+  // The deliveries of the delivery jobs claimed, by delivery id.
+  preloaded: Map<string, LoadedDelivery | null>
   loaded: (LoadedDelivery | null)[]
   started: (StartedAttempt | null)[]
 }
@@ -69,47 +73,45 @@ function* loadDelivery(tx: DeliveriesTx, id: string): TxScript<LoadedDelivery | 
   return delivery && { delivery, settings: yield* use(channelSettings(tx.channels, delivery)) }
 }
 
-export function createAttemptLedger(store: DeliveriesTx & StoreWrites<DeliveriesTx> & Pick<StoreControl, 'kind'>): AttemptLedger {
-  const readsInGroup = store.kind === 'sqlite'
+export function createAttemptLedger(store: DeliveriesTx & StoreWrites<DeliveriesTx>): AttemptLedger {
   let next = emptyGroup()
   let scheduled = false
-  let writing = false
-  // Deliveries read with the claim of their jobs, until their attempt asks for them (in the same
-  // turn; what is left over is dropped with the next group and read again if asked for).
+  let answered = Promise.resolve()
+  // The deliveries read with the claim of their jobs, until their attempts ask for them (at once:
+  // a claimed job starts as soon as its claim is answered, and the next group's answer replaces
+  // what is left).
   let preloaded = new Map<string, LoadedDelivery | null>()
 
   // One transaction, in this order: the ends (a job settled here may be claimed again below), the
-  // claims, the reads, the starts.
+  // claims with their deliveries, the reads, the starts.
   const write = (g: Group) => store.write(function* (tx): TxScript<Written> {
     if (g.ends.length) {
       yield* use(tx.deliveries.endAttempts(g.ends.map((w) => w.item.end)))
       const settled = g.ends.flatMap((w) => (w.item.job ? [w.item.job] : []))
       if (settled.length) yield* use(tx.jobs.settle(settled))
     }
-    const written: Written = { claimed: [], loaded: [], started: [] }
+    const written: Written = { claimed: [], preloaded: new Map(), loaded: [], started: [] }
     for (const w of g.claims) written.claimed.push(yield* use(tx.jobs.claim(w.item)))
-    for (const w of g.loads) written.loaded.push(yield* loadDelivery(tx, w.item))
-    if (readsInGroup) {
-      for (const job of written.claimed.flat()) {
-        if (job.kind !== DELIVERY_JOB) continue
-        const id = (job.payload as DeliveryJob).deliveryId
-        if (!preloaded.has(id)) preloaded.set(id, yield* loadDelivery(tx, id))
-      }
+    for (const job of written.claimed.flat()) {
+      if (job.kind !== DELIVERY_JOB) continue
+      const id = (job.payload as DeliveryJob).deliveryId
+      if (!written.preloaded.has(id)) written.preloaded.set(id, yield* loadDelivery(tx, id))
     }
+    for (const w of g.loads) written.loaded.push(yield* loadDelivery(tx, w.item))
     if (g.starts.length) written.started = yield* use(tx.deliveries.startAttempts(g.starts.map((w) => w.item)))
     return written
   })
 
   const settle = (g: Group, r: Written) => {
+    preloaded = r.preloaded
     g.ends.forEach((w) => w.resolve())
     g.claims.forEach((w, i) => w.resolve(r.claimed[i]))
     g.loads.forEach((w, i) => w.resolve(r.loaded[i]))
     g.starts.forEach((w, i) => w.resolve(r.started[i]))
   }
 
-  async function flush() {
+  function flush() {
     scheduled = false
-    preloaded = new Map()
     // A delivery begins once in a group: a second start of it waits for the next one.
     const group: Group = { ...next, starts: [] }
     const later: Group['starts'] = []
@@ -122,24 +124,23 @@ export function createAttemptLedger(store: DeliveriesTx & StoreWrites<Deliveries
       }
     }
     next = { ...emptyGroup(), starts: later }
-    writing = true
-    try {
-      settle(group, await write(group))
-    } catch (error) {
-      preloaded = new Map()
-      const alone = (Object.keys(group) as (keyof Group)[]).flatMap((k) => group[k].map((w) => ({ ...emptyGroup(), [k]: [w] }) as Group))
-      if (alone.length === 1) rejectAll(group, error)
-      else for (const g of alone) await write(g).then((r) => settle(g, r), (e) => rejectAll(g, e))
-    } finally {
-      writing = false
-      if (Object.values(next).some((list) => list.length)) schedule()
-    }
+    if (later.length) schedule()
+    const written = write(group)
+    // Answered in the order the groups were made, whichever commits first: attempts begin (and
+    // so go out) in the order they were asked for.
+    answered = answered.then(() => written.then((r) => settle(group, r), (error) => retryAlone(group, error)))
+  }
+
+  async function retryAlone(group: Group, error: unknown) {
+    const alone = (Object.keys(group) as (keyof Group)[]).flatMap((k) => group[k].map((w) => ({ ...emptyGroup(), [k]: [w] }) as Group))
+    if (alone.length === 1) return rejectAll(group, error)
+    for (const g of alone) await write(g).then((r) => settle(g, r), (e) => rejectAll(g, e))
   }
 
   // After the current turn: the work handed in during the same poll of the event loop joins the
   // group.
   function schedule() {
-    if (scheduled || writing) return
+    if (scheduled) return
     scheduled = true
     setImmediate(flush)
   }
@@ -155,7 +156,7 @@ export function createAttemptLedger(store: DeliveriesTx & StoreWrites<Deliveries
       preloaded.delete(id)
       return Promise.resolve(loaded)
     }
-    return readsInGroup ? enqueue((g) => g.loads, id) : runScriptAsync(loadDelivery(store, id))
+    return enqueue((g) => g.loads, id)
   }
 
   return {

@@ -115,11 +115,25 @@ export function createScheduler(clock: Clock, log: Logger, claims: PeriodClaims 
         if (t.again && !stopping) {
           t.again = false
           t.nextRunAt = clock.now()
+          if (started) runSoon(t)
         }
         arm()
       }
     })()
     return t.current
+  }
+
+  // On the live timer, a task due now (woken, or woken again during its run) starts right after
+  // the current turn of the event loop (setImmediate), not on a timer: even a 0 ms timer waits
+  // about a millisecond, which every vote's deliveries would wait (each enqueue wakes the job
+  // queue's drain). The wakes of one turn make one run.
+  function runSoon(t: Task) {
+    if (woken.has(t)) return
+    woken.add(t)
+    setImmediate(() => {
+      woken.delete(t)
+      if (started && !stopping && !t.current) void launch(t)
+    })
   }
 
   function due(now: number) {
@@ -153,23 +167,14 @@ export function createScheduler(clock: Clock, log: Logger, claims: PeriodClaims 
       tasks.set(id, t)
       arm()
     },
-    // Run a task as soon as possible; if it is running, run it once more right after. On the live
-    // timer an idle task starts right after the current turn of the event loop (setImmediate: the
-    // answers being written in this turn go first, and the wakes of one turn make one run), not
-    // on a timer: even a 0 ms timer waits about a millisecond, which every vote's deliveries
-    // would wait (the drain is woken by each enqueue).
+    // Run a task as soon as possible (runSoon); if it is running, run it once more right after.
     wake(id) {
       const t = tasks.get(id)
       if (!t || stopping) return
       if (t.current) { t.again = true; return }
       t.nextRunAt = Math.min(t.nextRunAt, clock.now())
-      if (!started) return arm()
-      if (woken.has(t)) return
-      woken.add(t)
-      setImmediate(() => {
-        woken.delete(t)
-        if (started && !stopping && !t.current) void launch(t)
-      })
+      if (started) runSoon(t)
+      else arm()
     },
     async tick() {
       await Promise.all(due(clock.now()).map((t) => launch(t)))
