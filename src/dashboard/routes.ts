@@ -1,3 +1,4 @@
+import { staticPlugin } from '@elysiajs/static'
 import { Elysia } from 'elysia'
 import { join } from 'node:path'
 import type { Config } from '../config/load.ts'
@@ -5,7 +6,6 @@ import { catalogOf, LANGUAGES } from '../i18n/catalogs.ts'
 import { chooseLanguage, LANGUAGE_VARY } from '../i18n/negotiate.ts'
 import { switchLanguageHref } from '../i18n/routes.ts'
 import { catalogJson, translatorFor } from '../i18n/translate.ts'
-import { staticFiles } from '../http/static-files.ts'
 import { escapeHtml } from '../pages/html.ts'
 import type { TextKey } from '../../web/assets/translate.js'
 import { webDir } from '../paths.ts'
@@ -66,9 +66,9 @@ export async function dashboardRoutes(config: Config) {
   }
   const detail = { hide: true }
   return new Elysia({ name: 'dashboard.routes' })
-    .use(staticFiles({
-      name: 'dashboard.files', dir: dashboardDir, prefix: '/assets/dashboard', cacheControl: 'no-cache', headers: securityHeaders,
-      ignore: /(?:index\.html|\.DS_Store)$/,
+    .use(await staticPlugin({
+      assets: dashboardDir, prefix: '/assets/dashboard', alwaysStatic: true, maxAge: 0, directive: 'no-cache',
+      ignorePatterns: [/index\.html$/, /\.DS_Store$/], headers: securityHeaders, silent: true,
     }))
     .get('/dashboard', answer, { detail })
     .get('/dashboard/*', answer, { detail })
