@@ -1,11 +1,11 @@
 import { then, type Awaitable } from '../db/store.ts'
 import { ApiError } from './errors.ts'
 
-// An exact sliding-window limiter: per key, a ring of the times of the last `limit` allowed
-// requests. A request is allowed when fewer than `limit` fall inside the last window, so no
+// An exact sliding-window limiter: per key, a ring of the times of the allowed requests still
+// inside the window (at most `limit`). A request is allowed when fewer than `limit` fall inside the last window, so no
 // window of that length — aligned or not — ever holds more than `limit` (a fixed-window or
-// token-bucket counter lets 2× through across a window edge). O(1) per request, at most limit×8
-// bytes per active key; idle keys are swept.
+// token-bucket counter lets 2× through across a window edge). O(1) per request (amortised), 8
+// bytes per request in the window of an active key; idle keys are swept.
 
 export interface RateDecision {
   allowed: boolean
@@ -59,30 +59,22 @@ export class SlidingWindowLimiter implements RateLimiter {
       ring = { times: new Float64Array(Math.min(this.limit, FIRST_CAPACITY)), head: 0, size: 0 }
       if (count) this.rings.set(key, ring)
     }
-    const at = (i: number) => ring.times[(ring.head + i) % ring.times.length]
+    // Entries are in time order: the ones that left the window go first, so the ring holds
+    // exactly the requests inside it (and a key whose limit is high keeps only those in memory).
     const cutoff = now - this.windowMs
-    const full = ring.size === this.limit
-    const allowed = !full || at(0) <= cutoff
+    const times = ring.times
+    while (ring.size > 0 && times[ring.head] <= cutoff) {
+      ring.head = (ring.head + 1) % times.length
+      ring.size--
+    }
+    const allowed = ring.size < this.limit
     if (allowed && count) {
-      if (full) {
-        ring.times[ring.head] = now
-        ring.head = (ring.head + 1) % this.limit
-      } else {
-        if (ring.size === ring.times.length) grow(ring, this.limit)
-        ring.times[(ring.head + ring.size) % ring.times.length] = now
-        ring.size++
-      }
+      if (ring.size === ring.times.length) grow(ring, this.limit)
+      ring.times[(ring.head + ring.size) % ring.times.length] = now
+      ring.size++
     }
-    // Entries are in time order: binary-search the first one still inside the window.
-    let lo = 0
-    let hi = ring.size
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (at(mid) <= cutoff) lo = mid + 1
-      else hi = mid
-    }
-    const inWindow = ring.size - lo
-    const oldest = inWindow > 0 ? at(lo) : now
+    const inWindow = ring.size
+    const oldest = inWindow > 0 ? ring.times[ring.head] : now
     const reset = Math.max(0, Math.ceil((oldest + this.windowMs - now) / 1000))
     return { allowed, limit: this.limit, remaining: this.limit - inWindow, resetSeconds: reset, retryAfterSeconds: allowed ? 0 : Math.max(1, reset) }
   }
@@ -103,14 +95,16 @@ export const rateLimitHeaders = (d: RateDecision): Record<string, string> => ({
   'RateLimit-Reset': String(d.resetSeconds),
 })
 
-function headersOrRefusal(d: RateDecision): Record<string, string> {
-  const headers = rateLimitHeaders(d)
+// Throws 429 RATE_LIMITED, with the RateLimit headers and Retry-After, when the decision refuses.
+export function refuseIfLimited(d: RateDecision): RateDecision {
   if (!d.allowed) {
     throw new ApiError(429, 'RATE_LIMITED', `rate limit of ${d.limit} requests a minute exceeded; retry in ${d.retryAfterSeconds} s`, {},
-      { ...headers, 'Retry-After': String(d.retryAfterSeconds) })
+      { ...rateLimitHeaders(d), 'Retry-After': String(d.retryAfterSeconds) })
   }
-  return headers
+  return d
 }
+
+const headersOrRefusal = (d: RateDecision): Record<string, string> => rateLimitHeaders(refuseIfLimited(d))
 
 // Counts one request for `key`: returns the RateLimit headers to send, or throws 429
 // RATE_LIMITED with them and Retry-After. Synchronous with an in-memory limiter.
