@@ -30,6 +30,16 @@ describe('sliding-window rate limiter', () => {
     expect(allowed.length).toBe(50)
   })
 
+  test('a key keeps only the requests inside its window, however high its limit', () => {
+    const l = new SlidingWindowLimiter(1_000_000, 1000)
+    for (let t = 0; t < 100_000; t++) expect(l.hit('k', t).remaining).toBe(1_000_000 - Math.min(t + 1, 1000))
+    // The ring is private; its capacity is the memory the key holds: about one window's requests
+    // (1,000), not the 100,000 made.
+    const ring = (l as unknown as { rings: Map<string, { times: Float64Array; size: number }> }).rings.get('k')!
+    expect(ring.size).toBe(1000)
+    expect(ring.times.length).toBeLessThanOrEqual(2048)
+  })
+
   test('refused requests do not use the quota; sweep forgets idle keys', () => {
     const l = new SlidingWindowLimiter(2, 1000)
     l.hit('a', 0); l.hit('a', 0)
