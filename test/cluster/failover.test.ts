@@ -40,23 +40,30 @@ function arrivals(s: ClusterSite, all: Delivery[]): Map<string, number> {
 
 // Votes from `workers` loops, each to the next instance of `targets()` (the rotation a load
 // balancer would use), until `done()`. A vote answered 201 is acknowledged; a request that got no
-// answer is counted as unanswered (its vote may or may not be recorded).
+// answer is counted as unanswered (its vote may or may not be recorded). `drained(instance)` waits
+// until no request already sent to that instance is still waiting for its answer, as a load
+// balancer's connection draining does before the instance is stopped.
 function voteLoad(s: ClusterSite, targets: () => RunningServer[], workers: number, prefix: string) {
   const acked = new Map<string, string>() // vote id → pseudo
   const other: number[] = []
   let unanswered = 0
   let next = 0
   let stopped = false
+  const inFlight = new Map<RunningServer, number>()
   const worker = async () => {
     while (!stopped) {
       const i = next++
       const list = targets()
+      const target = list[i % list.length]
+      inFlight.set(target, (inFlight.get(target) ?? 0) + 1)
       try {
-        const r = await vote(list[i % list.length], s.server.slug, `${prefix}${i}`, addressOf(i))
+        const r = await vote(target, s.server.slug, `${prefix}${i}`, addressOf(i))
         if (r.status === 201) acked.set(r.body.vote.id, r.body.vote.pseudo)
         else other.push(r.status)
       } catch {
         unanswered++
+      } finally {
+        inFlight.set(target, inFlight.get(target)! - 1)
       }
     }
   }
@@ -64,6 +71,7 @@ function voteLoad(s: ClusterSite, targets: () => RunningServer[], workers: numbe
   return {
     acked, other,
     unanswered: () => unanswered,
+    drained: (target: RunningServer) => until(() => (inFlight.get(target) ?? 0) === 0, 'the requests already sent to the instance to be answered'),
     async stop() {
       stopped = true
       await running
@@ -127,9 +135,11 @@ describe.if(backends.includes('postgres'))('instances dying and being replaced o
     const load = voteLoad(site, () => rotation, 8, 'rolling')
     for (const i of [0, 1]) {
       await until(() => load.acked.size >= 100 * (i + 1), 'votes through both')
-      // The load balancer stops sending to the instance, which is then stopped gracefully.
+      // The load balancer stops sending to the instance, lets the requests it already sent there
+      // be answered, and the instance is then stopped gracefully.
       const old = rotation[i]
       rotation = rotation.filter((s) => s !== old)
+      await load.drained(old)
       expect(await stopServer(old)).toBe(0)
       const replacement = await site.start()
       rotation = [...rotation, replacement].sort((x, y) => (x === replacement ? i : 1 - i) - (y === replacement ? i : 1 - i))
