@@ -3,7 +3,7 @@ import { basename, join } from 'node:path'
 import { webDir } from '../paths.ts'
 
 // The languages of the site: one catalog per language, web/i18n/<code>.json, found when the
-// program starts (embedded in the binary with web/). Adding a language is adding its file
+// program starts (embedded in the binary with web/) and read when a page first needs one. Adding a language is adding its file
 // (docs/developers.md#languages). English is the reference: a message another catalog lacks is
 // taken from it, so a partial translation shows English where it has nothing yet (the tests
 // require every catalog of the project to be complete).
@@ -28,21 +28,29 @@ function readCatalog(path: string): Catalog {
   return c as Catalog
 }
 
-export function loadCatalogs(dir = CATALOG_DIR): ReadonlyMap<string, Catalog> {
-  const found = new Map<string, Catalog>()
-  for (const file of [...new Bun.Glob('*.json').scanSync(dir)].sort()) {
+// The language codes of the catalogs in `dir`: the reference first (the switcher and the hreflang
+// alternates list the languages in this order), then the others alphabetically.
+function catalogCodes(dir: string): string[] {
+  return [...new Bun.Glob('*.json').scanSync(dir)].sort().map((file) => {
     const code = basename(file, '.json')
     if (!CODE.test(code)) throw new Error(`${join(dir, file)}: a catalog is named by its language code (en.json, fr.json, pt-BR.json)`)
-    found.set(code, readCatalog(join(dir, file)))
-  }
-  const reference = found.get(REFERENCE_LANGUAGE)
-  if (!reference) throw new Error(`${dir}: the reference catalog ${REFERENCE_LANGUAGE}.json is missing`)
-  // The reference first: the switcher and the hreflang alternates list the languages in this order.
-  return new Map([...found].sort(([a], [b]) => Number(b === REFERENCE_LANGUAGE) - Number(a === REFERENCE_LANGUAGE))
-    .map(([code, c]) => [code, { ...c, messages: { ...reference.messages, ...c.messages } }]))
+    return code
+  }).sort((a, b) => Number(b === REFERENCE_LANGUAGE) - Number(a === REFERENCE_LANGUAGE))
 }
 
-export const catalogs = loadCatalogs()
-export const LANGUAGES: readonly string[] = [...catalogs.keys()]
+export function loadCatalogs(dir = CATALOG_DIR): ReadonlyMap<string, Catalog> {
+  const found = new Map<string, Catalog>()
+  for (const code of catalogCodes(dir)) found.set(code, readCatalog(join(dir, `${code}.json`)))
+  const reference = found.get(REFERENCE_LANGUAGE)
+  if (!reference) throw new Error(`${dir}: the reference catalog ${REFERENCE_LANGUAGE}.json is missing`)
+  return new Map([...found].map(([code, c]) => [code, { ...c, messages: { ...reference.messages, ...c.messages } }]))
+}
 
-export const catalogOf = (lang: string): Catalog => catalogs.get(lang) ?? catalogs.get(REFERENCE_LANGUAGE)!
+export const LANGUAGES: readonly string[] = catalogCodes(CATALOG_DIR)
+
+// The catalogs themselves are read at the first page that needs one: the start, and a health
+// check, do not parse them.
+let loaded: ReadonlyMap<string, Catalog> | null = null
+export const catalogs = (): ReadonlyMap<string, Catalog> => (loaded ??= loadCatalogs())
+
+export const catalogOf = (lang: string): Catalog => catalogs().get(lang) ?? catalogs().get(REFERENCE_LANGUAGE)!

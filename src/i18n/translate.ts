@@ -9,7 +9,7 @@ const made = new Map<string, Translator>()
 
 export function translatorFor(lang: string): Translator {
   let tr = made.get(lang)
-  if (!tr) made.set(lang, tr = translator(catalogs.has(lang) ? lang : REFERENCE_LANGUAGE, catalogOf(lang), 'UTC'))
+  if (!tr) made.set(lang, tr = translator(catalogs().has(lang) ? lang : REFERENCE_LANGUAGE, catalogOf(lang), 'UTC'))
   return tr
 }
 
