@@ -11,8 +11,9 @@ export interface Logger {
 type Sink = (line: string) => void
 
 // One line per event: `2026-11-22T10:00:00.000Z INFO message {"key":"value"}`, to stderr, which
-// systemd's journal collects.
-export function createLogger(level: Level = 'info', sink: Sink = (l) => process.stderr.write(l + '\n')): Logger {
+// systemd's journal collects. console.error writes the line as it is, at once, without the stream
+// that process.stderr would make at the first line (a few milliseconds of every start).
+export function createLogger(level: Level = 'info', sink: Sink = (l) => console.error(l)): Logger {
   const emit = (lv: Level, msg: string, fields?: Record<string, unknown>) => {
     if (rank[lv] < rank[level]) return
     const extra = fields && Object.keys(fields).length ? ' ' + JSON.stringify(fields, errorReplacer) : ''
