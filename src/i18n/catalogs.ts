@@ -3,10 +3,10 @@ import { basename, join } from 'node:path'
 import { webDir } from '../paths.ts'
 
 // The languages of the site: one catalog per language, web/i18n/<code>.json, found when the
-// program starts (embedded in the binary with web/) and read when a page first needs one. Adding a language is adding its file
-// (docs/developers.md#languages). English is the reference: a message another catalog lacks is
-// taken from it, so a partial translation shows English where it has nothing yet (the tests
-// require every catalog of the project to be complete).
+// program starts (embedded in the binary with web/) and read when a page first needs one.
+// Adding a language is adding its file (docs/developers.md#languages). English is the reference:
+// a message another catalog lacks is taken from it, so a partial translation shows English where
+// it has nothing yet (the tests require every catalog of the project to be complete).
 
 export interface Catalog {
   name: string // the language in its own words: "Français"
@@ -38,9 +38,9 @@ function catalogCodes(dir: string): string[] {
   }).sort((a, b) => Number(b === REFERENCE_LANGUAGE) - Number(a === REFERENCE_LANGUAGE))
 }
 
-export function loadCatalogs(dir = CATALOG_DIR): ReadonlyMap<string, Catalog> {
+export function loadCatalogs(dir = CATALOG_DIR, codes: readonly string[] = catalogCodes(dir)): ReadonlyMap<string, Catalog> {
   const found = new Map<string, Catalog>()
-  for (const code of catalogCodes(dir)) found.set(code, readCatalog(join(dir, `${code}.json`)))
+  for (const code of codes) found.set(code, readCatalog(join(dir, `${code}.json`)))
   const reference = found.get(REFERENCE_LANGUAGE)
   if (!reference) throw new Error(`${dir}: the reference catalog ${REFERENCE_LANGUAGE}.json is missing`)
   return new Map([...found].map(([code, c]) => [code, { ...c, messages: { ...reference.messages, ...c.messages } }]))
@@ -48,9 +48,9 @@ export function loadCatalogs(dir = CATALOG_DIR): ReadonlyMap<string, Catalog> {
 
 export const LANGUAGES: readonly string[] = catalogCodes(CATALOG_DIR)
 
-// The catalogs themselves are read at the first page that needs one: the start, and a health
-// check, do not parse them.
+// The catalogs themselves are read at the first page that needs one (the languages found at start,
+// not looked for again): the start, and a health check, do not parse them.
 let loaded: ReadonlyMap<string, Catalog> | null = null
-export const catalogs = (): ReadonlyMap<string, Catalog> => (loaded ??= loadCatalogs())
+export const catalogs = (): ReadonlyMap<string, Catalog> => (loaded ??= loadCatalogs(CATALOG_DIR, LANGUAGES))
 
 export const catalogOf = (lang: string): Catalog => catalogs().get(lang) ?? catalogs().get(REFERENCE_LANGUAGE)!
