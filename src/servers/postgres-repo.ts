@@ -52,7 +52,8 @@ export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
   const LISTED_BY_SLUG = `SELECT ${cols} FROM server WHERE slug = $1 AND ${listedSql('server', policy)}`
   const UNLISTED_REASON = `SELECT ${unlistedReasonSql('server', policy)} AS reason FROM server WHERE id = $1`
   // The vote path's lookup: no modes subquery.
-  const VOTE_TARGET = `SELECT id, slug, name, edition, ${listedSql('server', policy)} AS listed FROM server WHERE slug = $1`
+  const VOTE_TARGET = `SELECT id, slug, name, edition, ${listedSql('server', policy)} AS listed,
+    (SELECT n FROM listing_version) AS version FROM server WHERE slug = $1`
   // What a ping round needs of every listed server, without the long text fields.
   const PING_TARGETS = `SELECT num, host, port, edition, ${MODES('server')} AS modes FROM server WHERE ${listedSql('server', policy)} ORDER BY num`
 
@@ -78,7 +79,7 @@ export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
     byId: (id) => one('id', id),
     listedBySlug: async (slug) => toServer(await row<Row>(pg, LISTED_BY_SLUG, [slug])),
     unlistedReason: async (id) => (await row<{ reason: UnlistedReason | null }>(pg, UNLISTED_REASON, [id]))?.reason ?? null,
-    voteTarget: (slug) => row<VoteTarget & { listed: boolean }>(pg, VOTE_TARGET, [slug]),
+    voteTarget: (slug) => row<VoteTarget & { listed: boolean; version: number }>(pg, VOTE_TARGET, [slug]),
     byOwner: async (ownerId) => (await rows<Row>(pg, `SELECT ${cols} FROM server WHERE owner_id = $1 ORDER BY created_at, num`, [ownerId])).map((r) => toServer(r)!),
     all: async () => (await rows<Row>(pg, `SELECT ${cols} FROM server ORDER BY created_at, num`)).map((r) => toServer(r)!),
     slugExists: async (slug) => (await row(pg, 'SELECT 1 FROM server WHERE slug = $1', [slug])) !== null,

@@ -110,8 +110,8 @@ export interface ServersRepo {
   // Null when the server is on the public site.
   unlistedReason(id: string): Awaitable<UnlistedReason | null>
   byId(id: string): Awaitable<Server | null>
-  // `listed`: on the public site (see listedBySlug).
-  voteTarget(slug: string): Awaitable<(VoteTarget & { listed: boolean }) | null>
+  // `listed`: on the public site (see listedBySlug); `version`: listingVersion() as of this read.
+  voteTarget(slug: string): Awaitable<(VoteTarget & { listed: boolean; version: number }) | null>
   byOwner(ownerId: string): Awaitable<Server[]>
   all(): Awaitable<Server[]>
   slugExists(slug: string): Awaitable<boolean>

@@ -236,8 +236,8 @@ export async function listedServer(servers: ServersRepo, slug: string): Promise<
 export async function listedVoteTarget(servers: ServersRepo, slug: string): Promise<VoteTarget> {
   const found = await servers.voteTarget(slug)
   if (!found?.listed) throw notListed(slug)
-  const { listed: _, ...target } = found
+  const { listed: _, version: _v, ...target } = found
   return target
 }
 
-const notListed = (slug: string) => new ApiError(404, 'NOT_FOUND', `no server with the slug "${slug}" is listed`, {}, {}, 'slug')
+export const notListed = (slug: string) => new ApiError(404, 'NOT_FOUND', `no server with the slug "${slug}" is listed`, {}, {}, 'slug')

@@ -36,8 +36,9 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
   const byId = db.prepare(`SELECT ${cols} FROM server WHERE id = ?`)
   const listedBySlug = db.prepare(`SELECT ${cols} FROM server WHERE slug = ? AND ${listedSql('server', policy)}`)
   const unlistedReason = db.prepare(`SELECT ${unlistedReasonSql('server', policy)} AS reason FROM server WHERE id = ?`)
-  // The vote path's lookup: no modes subquery.
-  const voteTarget = db.prepare(`SELECT id, slug, name, edition, ${listedSql('server', policy)} AS listed FROM server WHERE slug = ?`)
+  // The vote path's lookup: no modes subquery; the listing version read in the same statement.
+  const voteTarget = db.prepare(`SELECT id, slug, name, edition, ${listedSql('server', policy)} AS listed,
+    (SELECT n FROM listing_version) AS version FROM server WHERE slug = ?`)
   const byOwner = db.prepare(`SELECT ${cols} FROM server WHERE owner_id = ? ORDER BY created_at, num`)
   const all = db.prepare(`SELECT ${cols} FROM server ORDER BY created_at, num`)
   const slugExists = db.prepare('SELECT 1 FROM server WHERE slug = ?')
@@ -90,7 +91,7 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
     listedBySlug: (slug) => toServer(listedBySlug.get(slug) as Row | null),
     unlistedReason: (id) => (unlistedReason.get(id) as { reason: UnlistedReason | null } | null)?.reason ?? null,
     voteTarget(slug) {
-      const r = voteTarget.get(slug) as (VoteTarget & { listed: number }) | null
+      const r = voteTarget.get(slug) as (VoteTarget & { listed: number; version: number }) | null
       return r && { ...r, listed: r.listed === 1 }
     },
     byOwner: (ownerId) => (byOwner.all(ownerId) as Row[]).map((r) => toServer(r)!),

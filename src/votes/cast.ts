@@ -3,9 +3,9 @@ import type { Config } from '../config/load.ts'
 import { forbidden } from '../http/errors.ts'
 import type { SiteUrl } from '../http/site-url.ts'
 import { checkPseudo } from '../servers/pseudo.ts'
-import type { VoteTarget } from '../servers/repo.ts'
 import { readAddressToken } from './address-token.ts'
 import { writeVote, type RecordedVote, type VoteDeps } from './service.ts'
+import type { FoundTarget, VoteTargets } from './targets.ts'
 
 // A vote sent by a player through the vote form (or its JSON twin): the checks in front of
 // recordVote, cheapest first, so that a mistyped name does not burn a solved captcha.
@@ -45,15 +45,30 @@ export function checkVoteOrigin(request: Request, deps: { config: Config; siteUr
   }
 }
 
+// The name checked against the rules of the server's edition; a name refused by a remembered
+// server is checked again against the server as it is now (its edition may have changed).
+async function namePasses(targets: VoteTargets, found: FoundTarget, typed: string): Promise<string> {
+  try {
+    return checkPseudo(typed, found.target.edition)
+  } catch (e) {
+    if (!found.remembered) throw e
+    return checkPseudo(typed, (await targets.find(found.target.slug, true)).target.edition)
+  }
+}
+
 // Resolves once the vote is durable. Votes arriving together may share one commit (on SQLite,
-// src/db/group-commit.ts): most of a vote's cost is the commit.
-export async function castVote(deps: CastDeps, server: VoteTarget, form: VoteForm, address: string | null): Promise<RecordedVote> {
-  const pseudo = checkPseudo(text(form.pseudo).trim(), server.edition)
+// src/db/group-commit.ts): most of a vote's cost is the commit. `found`: the server as the vote
+// path found it in `targets` (src/votes/targets.ts), confirmed inside the transaction.
+export async function castVote(deps: CastDeps, targets: VoteTargets, found: FoundTarget, form: VoteForm, address: string | null): Promise<RecordedVote> {
+  const pseudo = await namePasses(targets, found, text(form.pseudo).trim())
   const addresses = [address]
   const now = deps.clock.now()
   const { ipv4_url, ipv6_url } = deps.config.site
   if (ipv4_url && text(form.ipv4Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv4Token), 4, now, 'ipv4Token'))
   if (ipv6_url && text(form.ipv6Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv6Token), 6, now, 'ipv6Token'))
   if (deps.config.votes.captcha === 'pow') await checkCaptcha(deps, text(form.altcha) || undefined)
-  return deps.store.write((tx) => writeVote(tx, deps, { server, pseudo, addresses }), { shared: true })
+  return deps.store.write(function* (tx) {
+    const server = yield* targets.confirm(tx, found)
+    return yield* writeVote(tx, deps, { server, pseudo, addresses })
+  }, { shared: true })
 }

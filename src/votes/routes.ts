@@ -9,10 +9,11 @@ import { ipKey } from '../net/ip.ts'
 import { htmlResponse, pageForError, pageView, renderPage, type PageView } from '../pages/layout.ts'
 import { PageQuery, pseudoParam, type Query } from '../pages/query.ts'
 import type { Server, ServersRepo, VoteTarget } from '../servers/repo.ts'
-import { listedServer, listedVoteTarget } from '../servers/service.ts'
+import { listedServer } from '../servers/service.ts'
 import { issueAddressToken } from './address-token.ts'
 import { castVote, checkVoteOrigin, siteOrigins, type CastDeps, type VoteForm } from './cast.ts'
 import { AddressTokenBody, VoteBody } from './schema.ts'
+import { voteTargets } from './targets.ts'
 import { renderVotePage } from './vote-page.ts'
 
 export type VoteRoutesDeps = CastDeps & PublicLimitDeps & {
@@ -33,6 +34,7 @@ function wantsJson(request: Request): boolean {
 export function voteRoutes(rt: VoteRoutesDeps) {
   const formPage = async (view: PageView, target: Server, pseudo: string, error: ApiError) =>
     htmlResponse(view, renderVotePage(view, target, await rt.store.servers.imageHashes(target.num), { pseudo, error }), error.status, error.headers)
+  const targets = voteTargets(rt.store.servers)
 
   return new Elysia({ name: 'votes.routes' })
     .use(publicRateLimit(rt))
@@ -75,11 +77,12 @@ export function voteRoutes(rt: VoteRoutesDeps) {
       const typed = typeof form.pseudo === 'string' ? form.pseudo.slice(0, 16) : ''
       let target: VoteTarget | null = null
       try {
-        target = await listedVoteTarget(rt.store.servers, params.slug)
+        const found = await targets.find(params.slug)
+        target = found.target
         checkVoteOrigin(request, rt)
         const address = clientAddress(request, bun, rt.config.http.trust_proxy)
         const limitHeaders = await enforceRateLimit(rt.limits.votes, addressKey(address), rt.clock.now())
-        const { vote, nextVoteAt } = await castVote(rt, target, form, address)
+        const { vote, nextVoteAt } = await castVote(rt, targets, found, form, address)
         if (json) {
           set.status = 201
           Object.assign(set.headers, limitHeaders)

@@ -9,8 +9,9 @@ import { ipKey } from '../net/ip.ts'
 import { checkPseudo, pseudoKey } from '../servers/pseudo.ts'
 import type { VoteTarget } from '../servers/repo.ts'
 import type { VotesRepo } from './repo.ts'
+import type { TargetTx } from './targets.ts'
 
-export interface VoteTx extends DeliveriesTx {
+export interface VoteTx extends DeliveriesTx, TargetTx {
   votes: VotesRepo
 }
 

@@ -87,6 +87,38 @@ describeBackends('POST /serveur/{slug}/voter (JSON)', (backend) => {
     expect((await post('Steve', '203.0.113.7')).status).toBe(404)
   })
 
+  test('a vote sees its server as it is now, whatever changed it since the last vote', async () => {
+    const { rt, server, post } = await setUp(backend)
+    const now = rt.clock.now()
+    await rt.rows("INSERT INTO webhook (server_id, url, secret, created_at, updated_at) VALUES (?, 'https://hooks.example.com/v', 'whsec_x', ?, ?)", server.id, now, now)
+    expect((await post('Steve', '203.0.113.1')).status).toBe(201)
+
+    // Hidden by a statement the site did not make: refused, and nothing written.
+    await rt.rows('UPDATE server SET hidden = 1 WHERE id = ?', server.id)
+    const hidden = await post('Alex', '203.0.113.2')
+    expect(hidden.status).toBe(404)
+    expect((await hidden.json()).error.code).toBe('NOT_FOUND')
+    await rt.rows('UPDATE server SET hidden = 0 WHERE id = ?', server.id)
+    expect((await post('Alex', '203.0.113.2')).status).toBe(201)
+
+    // The owner's account disabled, then enabled again.
+    await rt.rows('UPDATE "user" SET disabled_at = ? WHERE id = ?', now, server.ownerId)
+    expect((await post('Notch', '203.0.113.3')).status).toBe(404)
+    await rt.rows('UPDATE "user" SET disabled_at = NULL WHERE id = ?', server.ownerId)
+
+    // Renamed: the vote's delivery carries the new name.
+    await rt.rows("UPDATE server SET name = 'Ruby Valley' WHERE id = ?", server.id)
+    const { vote } = await (await post('Notch', '203.0.113.3')).json()
+    const [delivery] = await rt.rows<{ payload: string }>('SELECT payload FROM delivery WHERE vote_id = ?', vote.id)
+    expect(JSON.parse(delivery.payload).server.name).toBe('Ruby Valley')
+
+    // Moved to Bedrock: a name only Bedrock allows is now accepted.
+    expect((await post('Jeb Builder', '203.0.113.4')).status).toBe(400)
+    await rt.rows("UPDATE server SET edition = 'bedrock' WHERE id = ?", server.id)
+    expect((await post('Jeb Builder', '203.0.113.4')).status).toBe(201)
+    expect(await rt.rows('SELECT pseudo FROM vote ORDER BY created_at')).toEqual(['Steve', 'Alex', 'Notch', 'Jeb Builder'].map((pseudo) => ({ pseudo })))
+  })
+
   test('a cross-site Origin is refused (vote stuffing through visitors\' browsers); the site\'s own is accepted', async () => {
     const { rt, post } = await setUp(backend, { site: { base_url: 'https://vote.example.org' } })
     for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: 'http://vote.example.org' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
