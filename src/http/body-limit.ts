@@ -60,16 +60,22 @@ function pathPattern(path: string): RegExp {
 // `routes` lists the app's routes, for their own limits; it is read again when it grows.
 export function bodyLimit(defaultLimit: number, routes: () => readonly RouteEntry[]) {
   let own: { method: string; pattern: RegExp; limit: number }[] = []
+  // The smallest limit of any route: a body within it is within every route's.
+  let least = defaultLimit
   let known = -1
-  const limitOf = (method: string, url: string) => {
+  const refresh = () => {
     const list = routes()
     if (list.length !== known) {
       own = [...routeBodyLimits(list)].map(([key, limit]) => {
         const [m, path] = key.split(' ')
         return { method: m, pattern: pathPattern(path), limit }
       })
+      least = Math.min(defaultLimit, ...own.map((r) => r.limit))
       known = list.length
     }
+  }
+  const limitOf = (method: string, url: string) => {
+    refresh()
     const path = new URL(url).pathname
     return own.find((r) => r.method === method && r.pattern.test(path))?.limit ?? defaultLimit
   }
@@ -82,12 +88,16 @@ export function bodyLimit(defaultLimit: number, routes: () => readonly RouteEntr
       if (request.method === 'GET' || request.method === 'HEAD') return
       const length = request.headers.get('content-length')
       if (length === null && !request.body) return
-      const limit = limitOf(request.method, request.url)
       if (length !== null) {
         // HTTP framing ends the body at Content-Length: whatever reads it later reads no more.
+        // (A small body, a vote's or a claim's, needs no look at which route it is for.)
+        refresh()
+        if (Number(length) <= least) return
+        const limit = limitOf(request.method, request.url)
         if (Number(length) > limit) throw payloadTooLarge(limit)
         return
       }
+      const limit = limitOf(request.method, request.url)
       const bytes = await readAtMost(request.body!, limit)
       const copy = new Request(request.url, { method: request.method, headers: request.headers, body: bytes })
       sent.set(copy, request)
