@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { backupDatabaseInWorker } from './backup.ts'
-import { startCheckpointer } from './checkpointer.ts'
+import { startCheckpointer, type Checkpointer } from './checkpointer.ts'
 import { createGroupCommit } from './group-commit.ts'
 import { writeTx } from './open.ts'
 import { runScript, type StoreControl, type StoreWrites, type TxScript, type WriteOptions } from './store.ts'
@@ -13,6 +13,7 @@ export type SqliteStore<R> = R & StoreWrites<R> & StoreControl
 // write instead joins the group commit of the moment (src/db/group-commit.ts) as a bare write.
 export function createSqliteStore<R extends object>(db: Database, repositories: R): SqliteStore<R> {
   const shared = createGroupCommit(db)
+  let checkpointer: Checkpointer | null = null
   return {
     ...repositories,
     kind: 'sqlite',
@@ -26,7 +27,10 @@ export function createSqliteStore<R extends object>(db: Database, repositories: 
       }
     },
     backup: (target) => backupDatabaseInWorker(db.filename, target),
-    checkpointInBackground: (log) => startCheckpointer(db, log, shared.hold),
-    close: () => db.close(),
+    checkpointInBackground: (log) => (checkpointer = startCheckpointer(db, log, shared.hold)),
+    close: () => {
+      db.close()
+      checkpointer?.release()
+    },
   }
 }

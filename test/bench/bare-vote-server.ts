@@ -30,4 +30,4 @@ const server = Bun.serve({
   },
 })
 console.log(server.port)
-process.on('SIGTERM', async () => { server.stop(true); await checkpoints?.stop(); db.close(); process.exit(0) })
+process.on('SIGTERM', async () => { server.stop(true); await checkpoints?.stop(); db.close(); checkpoints?.release(); process.exit(0) })

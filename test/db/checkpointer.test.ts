@@ -50,6 +50,7 @@ test('a site that only reads never starts the thread, and checkpoints in its own
   } finally {
     await c.stop()
     db.close()
+    c.release()
   }
 })
 
@@ -76,6 +77,7 @@ test('once writes fill the WAL, a thread checkpoints it and the connection no lo
   } finally {
     await c.stop()
     db.close()
+    c.release()
   }
 })
 
@@ -110,5 +112,6 @@ test('under steady writes the WAL stays bounded: past its size the writes wait f
   } finally {
     await c.stop()
     db.close()
+    c.release()
   }
 })
