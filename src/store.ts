@@ -9,6 +9,7 @@ import { sqliteChannelsRepo } from './channels/sqlite-repo.ts'
 import type { ClusterRepo } from './cluster/repo.ts'
 import { migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
+import { readBatches, type ReadBatches } from './db/read-batch.ts'
 import { prepareOnFirstUse } from './db/prepare-on-first-use.ts'
 import { createSqliteStore } from './db/sqlite-store.ts'
 import type { StoreControl, StoreWrites } from './db/store.ts'
@@ -56,7 +57,7 @@ type Database = ReturnType<typeof openDatabase>
 
 // The SQLite implementation of every repository, on one connection. `policy`: the site's rule of
 // which servers the public sees, which the servers' and the ranking's queries apply.
-function sqliteRepositories(db: Database, policy: ListingPolicy) {
+function sqliteRepositories(db: Database, policy: ListingPolicy, reads: ReadBatches) {
   return {
     settings: sqliteSettingsRepo(db),
     users: sqliteUsersRepo(db),
@@ -67,7 +68,7 @@ function sqliteRepositories(db: Database, policy: ListingPolicy) {
     ranking: sqliteRankingRepo(db, policy),
     keys: sqliteKeysRepo(db),
     votes: sqliteVotesRepo(db),
-    verification: sqliteVerificationRepo(db),
+    verification: sqliteVerificationRepo(db, reads),
     channels: sqliteChannelsRepo(db),
     deliveries: sqliteDeliveriesRepo(db),
     jobs: sqliteJobsRepo(db),
@@ -80,7 +81,8 @@ function sqliteRepositories(db: Database, policy: ListingPolicy) {
 // its type keeps (tests read them without awaiting); their statements are compiled at first use.
 export function sqliteStore(db: Database, policy: ListingPolicy) {
   prepareOnFirstUse(db)
-  return { ...createSqliteStore(db, sqliteRepositories(db, policy)), cluster: null }
+  const reads = readBatches(db)
+  return { ...createSqliteStore(db, sqliteRepositories(db, policy, reads), reads.close), cluster: null }
 }
 export type SqliteStore = ReturnType<typeof sqliteStore>
 

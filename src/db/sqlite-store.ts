@@ -11,7 +11,8 @@ export type SqliteStore<R> = R & StoreWrites<R> & StoreControl
 // transaction taken at once (BEGIN IMMEDIATE), so that concurrent writers queue on busy_timeout.
 // A script has run when write() returns, and the promise only carries its outcome; a shared
 // write instead joins the group commit of the moment (src/db/group-commit.ts) as a bare write.
-export function createSqliteStore<R extends object>(db: Database, repositories: R): SqliteStore<R> {
+// `beforeClose`: closes what else the repositories opened on the same file (src/db/read-batch.ts).
+export function createSqliteStore<R extends object>(db: Database, repositories: R, beforeClose = () => {}): SqliteStore<R> {
   const shared = createGroupCommit(db)
   let checkpointer: Checkpointer | null = null
   return {
@@ -29,6 +30,7 @@ export function createSqliteStore<R extends object>(db: Database, repositories: 
     backup: (target) => backupDatabaseInWorker(db.filename, target),
     checkpointInBackground: (log) => (checkpointer = startCheckpointer(db, log, shared.hold)),
     close: () => {
+      beforeClose()
       db.close()
       checkpointer?.release()
     },

@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import type { ReadBatches } from '../db/read-batch.ts'
 import type { FoundVote, ListedVote, VerificationRepo } from './repo.ts'
 
 // Each query walks an index of migrations/0002: vote_pseudo (server_id, pseudo_key, created_at),
@@ -8,12 +9,14 @@ import type { FoundVote, ListedVote, VerificationRepo } from './repo.ts'
 
 const found = 'v.id, v.pseudo, v.created_at AS createdAt, v.claimed_at AS claimedAt'
 
-export function sqliteVerificationRepo(db: Database) {
-  const latestByPseudo = db.prepare(`SELECT id, pseudo, created_at AS createdAt, claimed_at AS claimedAt FROM vote
+// The checks' reads (latest*) are batched per turn of the event loop outside a transaction
+// (src/db/read-batch.ts): they are what plugins poll.
+export function sqliteVerificationRepo(db: Database, reads: ReadBatches) {
+  const latestByPseudo = reads.prepare(`SELECT id, pseudo, created_at AS createdAt, claimed_at AS claimedAt FROM vote
     WHERE server_id = +?1 AND pseudo_key = +?2 AND created_at >= ?3 ORDER BY created_at DESC LIMIT 1`)
-  const latestByIp = db.prepare(`SELECT ${found} FROM vote_address a JOIN vote v ON v.id = a.vote_id
+  const latestByIp = reads.prepare(`SELECT ${found} FROM vote_address a JOIN vote v ON v.id = a.vote_id
     WHERE a.server_id = +?1 AND a.ip_key = +?2 AND a.created_at >= ?3 ORDER BY a.created_at DESC LIMIT 1`)
-  const latestByBoth = db.prepare(`SELECT ${found} FROM vote v
+  const latestByBoth = reads.prepare(`SELECT ${found} FROM vote v
     WHERE v.server_id = +?1 AND v.pseudo_key = +?2 AND v.created_at >= ?3
       AND EXISTS (SELECT 1 FROM vote_address a WHERE a.vote_id = v.id AND a.ip_key = +?4)
     ORDER BY v.created_at DESC LIMIT 1`)
