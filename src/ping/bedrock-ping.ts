@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { createSocket } from 'node:dgram'
 import { playerCount, type PingAnswer } from './answer.ts'
 import { motdFromLegacy, motdText, stripFormatting } from '../motd/format.ts'
 import { PingError } from './tcp-exchange.ts'
@@ -36,7 +35,9 @@ export function parsePong(msg: Buffer): { attempt: number; answer: Omit<PingAnsw
 
 // UDP may lose a datagram: the ping is sent again every third of the timeout; the latency is
 // measured from the send whose time the pong echoes.
-export function pingBedrock(address: string, family: 4 | 6, port: number, timeoutMs: number): Promise<PingAnswer> {
+// (node:dgram is loaded at the first Bedrock ping, not at start: it is a few ms of the start-up.)
+export async function pingBedrock(address: string, family: 4 | 6, port: number, timeoutMs: number): Promise<PingAnswer> {
+  const { createSocket } = await import('node:dgram')
   return new Promise((resolve, reject) => {
     const socket = createSocket(family === 6 ? 'udp6' : 'udp4')
     const guid = randomBytes(8)
