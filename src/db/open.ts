@@ -39,6 +39,14 @@ type Call = <T>(fn: () => T) => T
 // builds a new wrapper (and its properties) at every call, a measurable cost on the vote path.
 const wrappers = new WeakMap<Database, Call>()
 
+// What must happen before a write transaction begins on a connection: src/db/read-batch.ts ends
+// its read transaction there, since SQLite only starts a fully checkpointed WAL over at a write
+// when no reader is left on its frames.
+const beforeWrite = new WeakMap<Database, () => void>()
+export function onBeforeWrite(db: Database, fn: () => void): void {
+  beforeWrite.set(db, fn)
+}
+
 // Runs `fn` in a write transaction taken at once (BEGIN IMMEDIATE), so concurrent writers queue
 // on busy_timeout instead of failing on lock upgrade. Inside another transaction it runs as a
 // savepoint. `fn` must be synchronous: a bun:sqlite transaction commits at the first await.
@@ -48,5 +56,6 @@ export function writeTx<T>(db: Database, fn: () => T): T {
     call = db.transaction((work: () => unknown) => work()).immediate as Call
     wrappers.set(db, call)
   }
+  if (!db.inTransaction) beforeWrite.get(db)?.()
   return call(fn)
 }

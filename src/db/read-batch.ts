@@ -1,4 +1,5 @@
 import { Database, type SQLQueryBindings } from 'bun:sqlite'
+import { onBeforeWrite } from './open.ts'
 
 // Hot reads, batched per turn of the event loop on a connection of their own. On SQLite in WAL
 // mode every read outside a transaction takes and drops a read lock of the WAL index (two fcntl
@@ -12,6 +13,9 @@ import { Database, type SQLQueryBindings } from 'bun:sqlite'
 // at every read (a statement that touches no table, so takes no lock), and a change starts a new
 // read transaction. Inside a transaction of the site's connection (a write script reading what it
 // is about to change) the read is the site's connection's own, as without batching.
+// A write transaction of the site's connection (writeTx) ends the batch's read transaction before
+// it begins: SQLite starts a fully checkpointed WAL over at a write only when no reader is left on
+// its frames, and the checkpointer's catch-up counts on that (src/db/checkpointer.ts).
 
 type Bindings = SQLQueryBindings[]
 
@@ -35,13 +39,17 @@ export function readBatches(db: Database): ReadBatches {
   let seen = -1
   let scheduled = false
 
-  const end = () => {
-    scheduled = false
+  const release = () => {
     if (open) {
       open = false
       commit!.run()
     }
   }
+  const end = () => {
+    scheduled = false
+    release()
+  }
+  if (shared) onBeforeWrite(db, release)
 
   // The reader, in a read transaction that has seen every change of the site's connection.
   const ready = (): Database => {
@@ -78,8 +86,7 @@ export function readBatches(db: Database): ReadBatches {
       }
     },
     close() {
-      if (open) commit!.run()
-      open = false
+      release()
       reader?.close()
       reader = null
     },

@@ -72,3 +72,25 @@ test('another connection\'s write is seen from the next turn on, and the batch\'
     db.close()
   }
 })
+
+test('a write transaction of the site\'s connection ends the batch\'s read transaction first, so the WAL can start over', () => {
+  const { path, db, reads, n, insert } = site()
+  const other = new Database(path)
+  const walFrames = () => (other.query('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number }).log
+  try {
+    for (let i = 0; i < 100; i++) insert(`player_${i}`)
+    // A read of this turn, on a snapshot of the WAL as it is; then a checkpoint copies all of it.
+    expect(n()).toBe(100)
+    const before = walFrames()
+    expect(before).toBeGreaterThan(50)
+    // The next write starts the WAL over (only possible with no reader left on its frames): the
+    // WAL then holds that write's frames alone.
+    writeTx(db, () => insert('Steve'))
+    expect(walFrames()).toBeLessThan(10)
+    expect(n()).toBe(101)
+  } finally {
+    other.close()
+    reads.close()
+    db.close()
+  }
+})
