@@ -3,7 +3,7 @@ import { onBeforeWrite } from './open.ts'
 
 // Hot reads, batched per turn of the event loop on a connection of their own. On SQLite in WAL
 // mode every read outside a transaction takes and drops a read lock of the WAL index (two fcntl
-// calls): about 4 µs on a small VM, a tenth of what a plugin's vote check costs in all. The checks
+// calls): about 5 µs on a small VM, a tenth of what a plugin's vote check costs in all. The checks
 // answered in one turn of the event loop (wrk's or a busy list's plugins: dozens) instead share one
 // read transaction on a read-only connection, ended when the turn ends.
 //
