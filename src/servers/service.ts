@@ -234,10 +234,13 @@ export async function listedServer(servers: ServersRepo, slug: string): Promise<
 
 // The same, with only what recording a vote needs (the vote path's lookup).
 export async function listedVoteTarget(servers: ServersRepo, slug: string): Promise<VoteTarget> {
-  const found = await servers.voteTarget(slug)
-  if (!found?.listed) throw notListed(slug)
-  const { listed: _, version: _v, ...target } = found
-  return target
+  return listedTarget(slug, await servers.voteTarget(slug))
 }
 
-export const notListed = (slug: string) => new ApiError(404, 'NOT_FOUND', `no server with the slug "${slug}" is listed`, {}, {}, 'slug')
+// What a vote records of the server a voteTarget() row names, or the 404 when it is not listed.
+export function listedTarget(slug: string, found: (VoteTarget & { listed: boolean }) | null): VoteTarget {
+  if (!found?.listed) throw notListed(slug)
+  return { id: found.id, slug: found.slug, name: found.name, edition: found.edition }
+}
+
+const notListed = (slug: string) => new ApiError(404, 'NOT_FOUND', `no server with the slug "${slug}" is listed`, {}, {}, 'slug')

@@ -1,6 +1,6 @@
 import { use, type TxScript } from '../db/store.ts'
 import type { ServersRepo, VoteTarget } from '../servers/repo.ts'
-import { notListed } from '../servers/service.ts'
+import { listedTarget } from '../servers/service.ts'
 
 // The vote path's lookup of its server, without a read of its own for every vote. On SQLite a
 // read outside a transaction takes and drops the WAL's locks (a few system calls): it was a tenth
@@ -43,9 +43,8 @@ export function voteTargets(servers: Pick<ServersRepo, 'voteTarget'>) {
 
   const read = async (slug: string): Promise<FoundTarget> => {
     const found = await servers.voteTarget(slug)
-    if (!found?.listed) throw notListed(slug)
-    const target: VoteTarget = { id: found.id, slug: found.slug, name: found.name, edition: found.edition }
-    const at = Number(found.version)
+    const target = listedTarget(slug, found)
+    const at = Number(found!.version)
     remember(target, at)
     return { target, version: at, remembered: false }
   }
@@ -62,9 +61,8 @@ export function voteTargets(servers: Pick<ServersRepo, 'voteTarget'>) {
       const now = Number(yield* use(tx.servers.listingVersion()))
       if (now === found.version) return found.target
       const current = yield* use(tx.servers.voteTarget(found.target.slug))
-      if (!current?.listed) throw notListed(found.target.slug)
-      const target: VoteTarget = { id: current.id, slug: current.slug, name: current.name, edition: current.edition }
-      remember(target, Number(current.version))
+      const target = listedTarget(found.target.slug, current)
+      remember(target, Number(current!.version))
       return target
     },
   }
