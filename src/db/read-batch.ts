@@ -61,7 +61,7 @@ export function readBatches(db: Database): ReadBatches {
     }
     const now = (changes.get() as { n: number }).n
     if (open && now === seen) return reader
-    if (open) commit!.run()
+    release()
     begin!.run()
     open = true
     seen = now

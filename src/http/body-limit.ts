@@ -74,8 +74,8 @@ export function bodyLimit(defaultLimit: number, routes: () => readonly RouteEntr
       known = list.length
     }
   }
+  // (After refresh().)
   const limitOf = (method: string, url: string) => {
-    refresh()
     const path = new URL(url).pathname
     return own.find((r) => r.method === method && r.pattern.test(path))?.limit ?? defaultLimit
   }
@@ -88,10 +88,10 @@ export function bodyLimit(defaultLimit: number, routes: () => readonly RouteEntr
       if (request.method === 'GET' || request.method === 'HEAD') return
       const length = request.headers.get('content-length')
       if (length === null && !request.body) return
+      refresh()
       if (length !== null) {
         // HTTP framing ends the body at Content-Length: whatever reads it later reads no more.
         // (A small body, a vote's or a claim's, needs no look at which route it is for.)
-        refresh()
         if (Number(length) <= least) return
         const limit = limitOf(request.method, request.url)
         if (Number(length) > limit) throw payloadTooLarge(limit)
