@@ -1,9 +1,8 @@
-import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from 'altcha-lib'
-import { deriveKey } from 'altcha-lib/algorithms/pbkdf2'
-import { createHmac } from 'node:crypto'
+import type { Challenge, Solution } from 'altcha-lib'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { invalidParameter } from '../http/errors.ts'
+import { hmacSha256 } from '../ids.ts'
 import type { Scheduler } from '../jobs/scheduler.ts'
 import type { CaptchaRepo } from './repo.ts'
 
@@ -24,13 +23,18 @@ const COST = 1000
 // The form field the widget fills (its default name).
 export const CAPTCHA_FIELD = 'altcha'
 
+// altcha-lib is loaded at the first challenge, not at start: its PBKDF2 module brings node:crypto,
+// 9-10 ms of every start, for a form that many starts never show.
+let lib: Promise<[typeof import('altcha-lib'), typeof import('altcha-lib/algorithms/pbkdf2')]> | undefined
+const altcha = () => (lib ??= Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/pbkdf2')]))
+
 // One key per purpose, derived from the site secret, so that a captcha signature can never pass
 // for a session or a dual-stack token.
 const keys = new WeakMap<Uint8Array, { challenge: string; key: string }>()
 function secretsOf(secret: Uint8Array) {
   let k = keys.get(secret)
   if (!k) {
-    const derive = (label: string) => createHmac('sha256', secret).update(label).digest('hex')
+    const derive = (label: string) => hmacSha256(secret, label).toString('hex')
     k = { challenge: derive('votelist captcha challenge'), key: derive('votelist captcha derived key') }
     keys.set(secret, k)
   }
@@ -40,6 +44,7 @@ function secretsOf(secret: Uint8Array) {
 export async function createVoteChallenge(deps: CaptchaDeps): Promise<Challenge> {
   const max = deps.config.votes.captcha_difficulty
   const s = secretsOf(deps.secret)
+  const [{ createChallenge, randomInt }, { deriveKey }] = await altcha()
   // Deterministic mode: the server knows the answer's key (it signs it), so checking a solution
   // is one HMAC instead of a key derivation.
   return createChallenge({
@@ -82,6 +87,7 @@ export async function checkCaptcha(deps: CaptchaDeps, payload: string | undefine
   const expired = need('the captcha expired: solve a new one and send the form again')
   if (expiresAt <= deps.clock.now()) throw expired
   const s = secretsOf(deps.secret)
+  const [{ verifySolution }, { deriveKey }] = await altcha()
   let result
   try {
     result = await verifySolution({

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { readImageInfo } from './image-info.ts'
 
 // The server icon: the favicon a Java server sends in its status answer, as the game itself
@@ -12,7 +11,7 @@ export interface Icon {
   hash: string // SHA-256 of png, hex
 }
 
-export const imageHash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+export const imageHash = (bytes: Uint8Array) => Bun.SHA256.hash(bytes, 'hex')
 
 const PREFIX = /^data:image\/png;base64,/i
 // Servers of the 1.7 era wrapped the base64 text in lines; whitespace is not part of it.

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes } from '../ids.ts'
 import { playerCount, type PingAnswer } from './answer.ts'
 import { motdFromLegacy, motdText, stripFormatting } from '../motd/format.ts'
 import { PingError } from './tcp-exchange.ts'

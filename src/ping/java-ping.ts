@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes } from '../ids.ts'
 import { playerCount, type PingAnswer } from './answer.ts'
 import { motdFromChat, motdText, stripFormatting } from '../motd/format.ts'
 import { PingError, tcpExchange } from './tcp-exchange.ts'

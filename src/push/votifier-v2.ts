@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto'
+import { hmacSha256 } from '../ids.ts'
 import { DeliveryFailure } from '../net/guard.ts'
 import { openVotifierConnection, type VotifierTarget, type VotifierTimeouts, type VotifierVote } from './votifier-connection.ts'
 
@@ -11,7 +11,7 @@ const MAX_MESSAGE_BYTES = 1024 - 4
 // exact UTF-8 bytes, so the payload travels as a string inside the message.
 export function frameVotifierV2(token: string, vote: VotifierVote, challenge: string): Buffer {
   const payload = JSON.stringify({ ...vote, challenge })
-  const signature = createHmac('sha256', token).update(payload, 'utf8').digest('base64')
+  const signature = hmacSha256(token, payload).toString('base64')
   const message = Buffer.from(JSON.stringify({ payload, signature }), 'utf8')
   if (message.length > MAX_MESSAGE_BYTES) {
     throw new DeliveryFailure(`the v2 vote message is ${message.length} bytes, more than the ${MAX_MESSAGE_BYTES} NuVotifier accepts`)

@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import { invalidParameter } from '../http/errors.ts'
+import { hmacSha256 } from '../ids.ts'
 import { ipFamily } from '../net/ip.ts'
 
 // Dual-stack capture: the vote page asks the site's IPv4-only and IPv6-only hosts
@@ -16,13 +16,13 @@ const keys = new WeakMap<Uint8Array, Buffer>()
 function keyOf(secret: Uint8Array): Buffer {
   let k = keys.get(secret)
   if (!k) {
-    k = createHmac('sha256', secret).update('votelist dual-stack address token').digest()
+    k = hmacSha256(secret, 'votelist dual-stack address token')
     keys.set(secret, k)
   }
   return k
 }
 
-const sign = (secret: Uint8Array, body: string) => createHmac('sha256', keyOf(secret)).update(body).digest()
+const sign = (secret: Uint8Array, body: string) => hmacSha256(keyOf(secret), body)
 
 // An IPv4-mapped IPv6 address (what a dual-stack listener reports for an IPv4 client) is written
 // as the IPv4 address it is.
@@ -50,7 +50,7 @@ export function readAddressToken(secret: Uint8Array, token: string, family: 4 | 
   const [body, mac, extra] = token.split('.')
   const given = mac ? Buffer.from(mac, 'base64url') : Buffer.alloc(0)
   const expected = body ? sign(secret, body) : Buffer.alloc(32)
-  if (extra !== undefined || !body || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (extra !== undefined || !body || given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
     throw invalidParameter(`${field} is not a token issued by this site`, field)
   }
   const [address, exp] = Buffer.from(body, 'base64url').toString().split('|')

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto'
+import { hmacSha256 } from '../ids.ts'
 import { answerSnippet, postToCheckedAddress, redirectFailure, type PostOptions } from '../net/checked-post.ts'
 import { DeliveryFailure } from '../net/guard.ts'
 import { VERSION } from '../version.ts'
@@ -10,7 +10,7 @@ export type WebhookEvent = 'vote' | 'test'
 // X-TSM-Signature: hex HMAC-SHA256 keyed with the secret's UTF-8 bytes, over
 // "<X-TSM-Timestamp>.<raw body>".
 export function signWebhook(secret: string, timestamp: string, body: string): string {
-  return 'sha256=' + createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')
+  return 'sha256=' + hmacSha256(secret, `${timestamp}.${body}`).toString('hex')
 }
 
 export interface WebhookRequest {
