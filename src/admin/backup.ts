@@ -1,4 +1,3 @@
-import { open, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { User } from '../accounts/repo.ts'
 import type { AuditRepo } from '../audit/repo.ts'
@@ -7,6 +6,7 @@ import type { Clock } from '../clock.ts'
 import type { StoreControl, StoreWrites } from '../db/store.ts'
 import { conflict } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
+import { nodeFsPromises } from '../net/lazy-modules.ts'
 
 // A backup downloaded from the browser: the same consistent snapshot as `votelist backup`
 // (SQLite VACUUM INTO, made in a worker thread while the site keeps running), written to a
@@ -32,6 +32,7 @@ export async function backupResponse(deps: BackupDeps, actor: User): Promise<Res
   const now = deps.clock.now()
   const db = deps.config.database.path
   const temp = join(dirname(db), `.${basename(db)}.backup-${randomSecret(9)}.tmp`)
+  const { open, rm } = nodeFsPromises()
   let file
   try {
     await deps.store.backup(temp)

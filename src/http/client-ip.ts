@@ -1,5 +1,4 @@
-import { isIP } from 'node:net'
-import { ipKey } from '../net/ip.ts'
+import { ipKey, isIP } from '../net/ip.ts'
 
 export interface SocketInfo {
   requestIP(request: Request): { address: string } | null

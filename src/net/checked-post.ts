@@ -1,5 +1,5 @@
-import { isIP } from 'node:net'
 import { checkedAddress, DeliveryFailure, seconds, type TargetOptions } from './guard.ts'
+import { isIP } from './ip.ts'
 
 // One HTTP POST of a delivery to an owner's URL (a webhook receiver, Discord), to the address
 // checked: the host is resolved and checked here, at send time, and fetch gets that IP in the

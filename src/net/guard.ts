@@ -1,6 +1,5 @@
-import { lookup } from 'node:dns/promises'
-import { isIP } from 'node:net'
-import { isPrivateAddress } from './ip.ts'
+import { isIP, isPrivateAddress } from './ip.ts'
+import { nodeDns } from './lazy-modules.ts'
 
 // `reason` tells a name that does not resolve from an address that is refused.
 export class TargetRefused extends Error {
@@ -16,7 +15,7 @@ export interface ResolvedTarget {
 }
 
 export type Lookup = (host: string) => Promise<{ address: string; family: number }[]>
-export const systemLookup: Lookup = (host) => lookup(host, { all: true, verbatim: true })
+export const systemLookup: Lookup = (host) => nodeDns().lookup(host, { all: true, verbatim: true })
 
 // Resolves an owner-supplied host once and returns the address to connect to, so the address
 // checked is the address used (no second lookup a rebinding DNS server could answer differently).

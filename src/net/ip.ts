@@ -1,4 +1,41 @@
-import { isIPv4, isIPv6 } from 'node:net'
+// IP literals as node:net's isIP, isIPv4 and isIPv6 read them (dotted quads without leading zeros;
+// IPv6 with at most one "::" standing for at least one group, an optional trailing dotted quad and
+// an optional %zone), written here so that a start need not evaluate node:net, and so that no
+// large pattern is compiled at the first IPv6 address. test/net/ip.test.ts holds them to node's.
+const V4_PART = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]\\d|\\d)'
+const V4 = new RegExp(`^${V4_PART}(?:\\.${V4_PART}){3}$`)
+const GROUP = /^[0-9a-fA-F]{1,4}$/
+const ZONE = /^[0-9a-zA-Z.:-]+$/
+
+export const isIPv4 = (text: string): boolean => V4.test(text)
+
+export function isIPv6(text: string): boolean {
+  let s = text
+  const zone = s.indexOf('%')
+  if (zone >= 0) {
+    if (!ZONE.test(s.slice(zone + 1))) return false
+    s = s.slice(0, zone)
+  }
+  // A trailing dotted quad stands for the last two groups.
+  const lastColon = s.lastIndexOf(':')
+  if (lastColon < 0) return false
+  if (s.includes('.', lastColon)) {
+    if (!isIPv4(s.slice(lastColon + 1))) return false
+    s = `${s.slice(0, lastColon + 1)}0:0`
+  }
+  const gap = s.indexOf('::')
+  if (gap < 0) {
+    const groups = s.split(':')
+    return groups.length === 8 && groups.every((g) => GROUP.test(g))
+  }
+  if (s.includes('::', gap + 1)) return false
+  const head = s.slice(0, gap), tail = s.slice(gap + 2)
+  const groups = [...(head ? head.split(':') : []), ...(tail ? tail.split(':') : [])]
+  return groups.length <= 7 && groups.every((g) => GROUP.test(g))
+}
+
+// 4, 6, or 0 when `text` is not an IP literal.
+export const isIP = (text: string): 0 | 4 | 6 => (isIPv4(text) ? 4 : isIPv6(text) ? 6 : 0)
 
 // Parses an IPv4 or IPv6 literal into its bytes (4 or 16). IPv4-mapped IPv6 (::ffff:a.b.c.d)
 // comes back as the 4 IPv4 bytes, so every caller treats it as the IPv4 address it is.

@@ -1,6 +1,6 @@
-import { lookup as systemLookup, resolveSrv as systemResolveSrv } from 'node:dns/promises'
-import { isIP } from 'node:net'
 import { resolveTarget, TargetRefused } from '../net/guard.ts'
+import { isIP } from '../net/ip.ts'
+import { nodeDns } from '../net/lazy-modules.ts'
 import type { ServerStatus } from '../servers/repo.ts'
 import type { Edition } from '../servers/schema.ts'
 import type { PingAnswer } from './answer.ts'
@@ -24,8 +24,8 @@ export interface PingDns {
   lookup(host: string): Promise<{ address: string; family: number }[]>
 }
 export const systemDns: PingDns = {
-  resolveSrv: (name) => systemResolveSrv(name),
-  lookup: (host) => systemLookup(host, { all: true, verbatim: true }),
+  resolveSrv: (name) => nodeDns().resolveSrv(name),
+  lookup: (host) => nodeDns().lookup(host, { all: true, verbatim: true }),
 }
 
 export interface PingOptions {

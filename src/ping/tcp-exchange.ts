@@ -1,4 +1,4 @@
-import { connect } from 'node:net'
+import { nodeNet } from '../net/lazy-modules.ts'
 
 // A ping failure. `connected` tells whether the TCP connection was established: only then may
 // another protocol (the 1.6 legacy ping) get an answer where the modern one did not.
@@ -22,7 +22,7 @@ const MAX_RECEIVED = 1 << 20
 // Connects to address:port and runs `talk` over the connection; everything (connect included)
 // must finish within timeoutMs. The socket is always destroyed afterwards.
 export async function tcpExchange<T>(address: string, port: number, timeoutMs: number, talk: (c: Connection) => Promise<T>): Promise<T> {
-  const socket = connect({ host: address, port })
+  const socket = nodeNet().connect({ host: address, port })
   socket.setNoDelay(true)
   let received: Buffer = Buffer.alloc(0)
   let connected = false

@@ -1,4 +1,4 @@
-import { Socket } from 'node:net'
+import { nodeNet } from '../net/lazy-modules.ts'
 import { DeliveryFailure, seconds } from '../net/guard.ts'
 
 // The four fields every Votifier vote carries, in both protocol versions.
@@ -51,7 +51,7 @@ function socketFailure(t: VotifierTarget, e: NodeJS.ErrnoException): DeliveryFai
 // Opens a TCP connection to the checked address (never a host name: no second DNS lookup) and
 // buffers what arrives, since a greeting or an answer may come split across reads.
 export function openVotifierConnection(t: VotifierTarget, timeouts: VotifierTimeouts): Promise<VotifierConnection> {
-  const socket = new Socket()
+  const socket = new (nodeNet().Socket)()
   let buffer = Buffer.alloc(0)
   let ended = false
   let failure: DeliveryFailure | null = null

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net'
 import type { AuditRepo } from '../audit/repo.ts'
 import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
@@ -8,7 +7,7 @@ import { ApiError, conflict, forbidden, invalidParameter, notFound } from '../ht
 import { assertValid } from '../http/validation.ts'
 import { newId } from '../ids.ts'
 import type { Lookup } from '../net/guard.ts'
-import { endsInNumber, ipv4FromNumeric, reservedKind } from '../net/ip.ts'
+import { endsInNumber, ipv4FromNumeric, isIP, reservedKind } from '../net/ip.ts'
 import type { ListingPolicy, Server, ServersRepo, VoteTarget } from './repo.ts'
 import { SLUG, ServerCreate, ServerPatch } from './schema.ts'
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { ipKey, isPrivateAddress, parseIp } from '../../src/net/ip.ts'
+import * as net from 'node:net'
+import { ipKey, isIP, isIPv4, isIPv6, isPrivateAddress, parseIp } from '../../src/net/ip.ts'
 import { resolveTarget, TargetRefused } from '../../src/net/guard.ts'
 
 describe('addresses', () => {
@@ -27,6 +28,31 @@ describe('addresses', () => {
       for (const spelling of [dotted, ` ${dotted} `, `::ffff:${dotted}`, `[::ffff:${dotted}]`]) expect(ipKey(spelling)).toBe(key)
       expect(ipKey(`::ffff:${((bytes[0] << 8) | bytes[1]).toString(16)}:${((bytes[2] << 8) | bytes[3]).toString(16)}`)).toBe(key)
     }))
+  })
+
+  // The site's own reading of IP literals (kept so that a start need not load node:net) must be
+  // node's, text for text: well-formed addresses, every zone and embedding, and near misses.
+  test('isIP, isIPv4 and isIPv6 answer as node:net does', () => {
+    const same = (text: string) => {
+      const ours: unknown[] = [text, isIPv4(text), isIPv6(text), isIP(text)]
+      expect(ours).toEqual([text, net.isIPv4(text), net.isIPv6(text), net.isIP(text)])
+    }
+    for (const text of [
+      '', ':', '::', ':::', '::1', '1::', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7::', '::2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '1::2::3',
+      '1:2:3:4:5:6:7::8', '12345::', 'g::1', '::ffff:1.2.3.4', '::1.2.3.4', '1:2:3:4:5:6:1.2.3.4', '1:2:3:4:5:6:7:1.2.3.4',
+      '::1:2:3:4:5:1.2.3.4', '::1:2:3:4:5:6:1.2.3.4', '1.2.3.4::', '::1.2.3', '::01.2.3.4', 'fe80::1%eth0', 'fe80::1%', '::1%a%b',
+      '::1%en-0.x:y', '::1%é', '1.2.3.4', '01.2.3.4', '1.2.3.04', '255.255.255.255', '256.0.0.0', '1.2.3', '1.2.3.4.5', ' 1.2.3.4',
+      '1.2.3.4 ', '1.2.3.4%eth0', '0x7f.0.0.1', '[::1]', 'FE80::ABCD', '1:2:3:4:5:6:7:8%z', ':1:2:3:4:5:6:7', '1:2:3:4:5:6:7:',
+    ]) same(text)
+    const zone = fc.stringMatching(/^%[0-9a-zA-Z.:%é-]{0,4}$/)
+    fc.assert(fc.property(fc.oneof(fc.ipV4(), fc.ipV4Extended(), fc.ipV6(), fc.tuple(fc.ipV6(), zone).map(([a, z]) => a + z)), same), { numRuns: 2000 })
+    // Near misses: random texts over the characters of addresses.
+    fc.assert(fc.property(fc.stringMatching(/^[0-9a-fA-Fg:.%]{0,24}$/), same), { numRuns: 5000 })
+    // And well-formed addresses with one character changed, dropped or doubled.
+    fc.assert(fc.property(fc.oneof(fc.ipV4(), fc.ipV6()), fc.nat(), fc.constantFrom(':', '.', '0', 'f', '%', ''), fc.boolean(), (a, at, c, drop) => {
+      const i = at % (a.length + 1)
+      same(a.slice(0, i) + c + a.slice(drop ? i + 1 : i))
+    }), { numRuns: 5000 })
   })
 
   test('non-addresses have no key', () => {
