@@ -61,6 +61,11 @@ export interface Scheduler {
 
 // Longest single sleep: bounds the drift if the wall clock jumps.
 const MAX_SLEEP_MS = 30_000
+// The timer's first wake after start(): the tasks due at start (the queue's drain, the purges)
+// run this long after the site begins to listen, so that the first requests, a health check
+// among them, are not answered behind them (about 4 ms of SQLite work). A task woken meanwhile
+// (a vote's deliveries) runs at once, as always.
+const START_GRACE_MS = 250
 
 // Without `claims` (one process on its database), every task runs in this process.
 export function createScheduler(clock: Clock, log: Logger, claims: PeriodClaims | null = null): Scheduler {
@@ -69,6 +74,8 @@ export function createScheduler(clock: Clock, log: Logger, claims: PeriodClaims 
   let started = false
   let stopping = false
   let stopped = new AbortController()
+  // Before this moment (performance.now()), set by start(), the timer does not fire.
+  let quietUntil = 0
   // Tasks whose wake is to run them right after the current turn.
   const woken = new Set<Task>()
 
@@ -146,7 +153,7 @@ export function createScheduler(clock: Clock, log: Logger, claims: PeriodClaims 
     const idle = [...tasks.values()].filter((t) => !t.current)
     if (!idle.length) { timer = null; return }
     const next = Math.min(...idle.map((t) => t.nextRunAt))
-    const wait = Math.max(0, Math.min(next - clock.now(), MAX_SLEEP_MS))
+    const wait = Math.max(0, Math.min(next - clock.now(), MAX_SLEEP_MS), quietUntil - performance.now())
     timer = setTimeout(() => {
       timer = null
       for (const t of due(clock.now())) launch(t)
@@ -189,6 +196,7 @@ export function createScheduler(clock: Clock, log: Logger, claims: PeriodClaims 
       started = true
       stopping = false
       if (stopped.signal.aborted) stopped = new AbortController()
+      quietUntil = performance.now() + START_GRACE_MS
       arm()
     },
     async stop() {

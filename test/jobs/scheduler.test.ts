@@ -126,6 +126,21 @@ describe('scheduler', () => {
     expect(runs).toBe(1)
   })
 
+  // A start answers its first requests before the work due at start (the drain, the purges).
+  test('started, the tasks due at start wait out a quarter of a second; a wake meanwhile runs at once', async () => {
+    const s = createScheduler(systemClock, memoryLogger())
+    const ran: Record<string, number> = {}
+    s.every('purge', 60_000, () => { ran.purge = performance.now() })
+    s.every('drain', 60_000, () => { ran.drain = performance.now() })
+    const startedAt = performance.now()
+    s.start()
+    s.wake('drain')
+    await until(() => ran.drain !== undefined, 'the woken task')
+    await until(() => ran.purge !== undefined, 'the task due at start')
+    expect(ran.purge - startedAt).toBeGreaterThanOrEqual(245)
+    await s.stop()
+  })
+
   test('wake runs an idle task at once on the live timer', async () => {
     const s = createScheduler(systemClock, memoryLogger())
     let runs = 0
