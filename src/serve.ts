@@ -34,9 +34,14 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     const app = opts.extend ? opts.extend(base) : base
     const { host, port } = rt.config.http
     try {
-      // Elysia turns SO_REUSEPORT on by default: a second site on this port would then start
-      // beside the first and the kernel would split the requests between two databases.
-      app.listen({ hostname: host, port, reusePort: false, maxRequestBodySize: outerBodyLimit([rt.config.http.max_body_bytes, ...routeBodyLimits(app.routes).values()]) })
+      // Bun.serve itself rather than Elysia's listen(), which composes the app's handler twice and,
+      // once listening, composes it again with the route table and asks for a collection: work
+      // the first requests waited behind. Every route but the check is in app.fetch (the app has
+      // systemRouter off), so the server's own routes are the app's serve.routes.
+      // reusePort off: with SO_REUSEPORT a second site on this port would start beside the first
+      // and the kernel would split the requests between two databases.
+      const maxRequestBodySize = outerBodyLimit([rt.config.http.max_body_bytes, ...routeBodyLimits(app.routes).values()])
+      app.server = Bun.serve({ hostname: host, port, reusePort: false, idleTimeout: 30, development: false, maxRequestBodySize, routes: app.config.serve?.routes as Bun.Serve.Routes<undefined, string>, fetch: app.fetch })
     } catch (e) {
       throw new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
     }
