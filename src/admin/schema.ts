@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { UserJson } from '../accounts/schema.ts'
 import { AuditEntryJson } from '../audit/schema.ts'
-import { errorAnswer, Iso } from '../http/schema.ts'
+import { errorAnswer, Int, Iso } from '../http/schema.ts'
 
 // Bodies and answers of the administrator's API (/api/v1/admin/…).
 
@@ -10,7 +10,7 @@ export const UnknownUser = { 404: errorAnswer('NOT_FOUND: no account with this i
 
 export const AdminUserJson = t.Composite([UserJson, t.Object({
   disabled: t.Boolean({ description: 'Disabled by an administrator: cannot log in, its servers are not listed, its API keys are refused.' }),
-  servers: t.Integer({ description: 'Servers the account owns.' }),
+  servers: Int({ description: 'Servers the account owns.' }),
 })])
 export const AdminUserList = t.Object({ ok: t.Literal(true), users: t.Array(AdminUserJson) })
 export const AdminUserAnswer = t.Object({ ok: t.Literal(true), user: AdminUserJson })
@@ -31,12 +31,12 @@ export const ResetLinkAnswer = t.Object({
 export const TaskJson = t.Object({
   id: t.String({ examples: ['stats.ping'] }),
   title: t.String(),
-  everyMs: t.Integer({ description: 'Period of the task.' }),
+  everyMs: Int({ description: 'Period of the task.' }),
   running: t.Boolean(),
-  runs: t.Integer({ description: 'Runs since the site started.' }),
-  leftToOthers: t.Integer({ description: 'Periods this instance left to another instance of the site, which ran the task then (a task that runs once per period across the instances of a site on PostgreSQL); 0 with one instance. Runs, last run and outcome are this instance\'s.' }),
+  runs: Int({ description: 'Runs since the site started.' }),
+  leftToOthers: Int({ description: 'Periods this instance left to another instance of the site, which ran the task then (a task that runs once per period across the instances of a site on PostgreSQL); 0 with one instance. Runs, last run and outcome are this instance\'s.' }),
   lastRunAt: t.Nullable(Iso),
-  lastDurationMs: t.Nullable(t.Integer()),
+  lastDurationMs: t.Nullable(Int()),
   outcome: t.Nullable(t.Union([t.Literal('ok'), t.Literal('error')], { description: 'Of the last run; null before the first.' })),
   error: t.Nullable(t.String({ description: 'The last run\'s error.' })),
   nextRunAt: Iso,
@@ -46,22 +46,22 @@ export const TaskList = t.Object({ ok: t.Literal(true), tasks: t.Array(TaskJson)
 export const QueueAnswer = t.Object({
   ok: t.Literal(true),
   deliveries: t.Object({
-    pending: t.Integer({ description: 'Votifier and webhook deliveries waiting for their first attempt.' }),
-    retrying: t.Integer({ description: 'Deliveries that failed and wait for a retry.' }),
-    gaveUpLast24h: t.Integer({ description: 'Deliveries given up in the last 24 hours (every attempt of the schedule failed, or the receiver answered 410).' }),
+    pending: Int({ description: 'Votifier and webhook deliveries waiting for their first attempt.' }),
+    retrying: Int({ description: 'Deliveries that failed and wait for a retry.' }),
+    gaveUpLast24h: Int({ description: 'Deliveries given up in the last 24 hours (every attempt of the schedule failed, or the receiver answered 410).' }),
   }),
   jobs: t.Object({
-    total: t.Integer({ description: 'Jobs in the durable queue.' }),
-    due: t.Integer({ description: 'Jobs due now and not running.' }),
-    running: t.Integer(),
+    total: Int({ description: 'Jobs in the durable queue.' }),
+    due: Int({ description: 'Jobs due now and not running.' }),
+    running: Int(),
   }),
   lastPingRound: t.Nullable(t.Object({
     startedAt: Iso,
     finishedAt: Iso,
-    servers: t.Integer({ description: 'Listed servers pinged.' }),
-    up: t.Integer(),
-    down: t.Integer(),
-    durationMs: t.Integer({ description: 'From the round\'s start to its last answer.' }),
+    servers: Int({ description: 'Listed servers pinged.' }),
+    up: Int(),
+    down: Int(),
+    durationMs: Int({ description: 'From the round\'s start to its last answer.' }),
   })),
 })
 

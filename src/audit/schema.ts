@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Iso, iso } from '../http/schema.ts'
+import { Int, Iso, iso } from '../http/schema.ts'
 import type { AuditEvent } from './repo.ts'
 
 // What the audit log records, one name per kind of change.
@@ -10,7 +10,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
 export const AuditEntryJson = t.Object({
-  id: t.Integer({ description: 'Increasing; the `before` cursor of the next page.' }),
+  id: Int({ description: 'Increasing; the `before` cursor of the next page.' }),
   at: Iso,
   actor: t.Object({ id: t.String(), email: t.String({ description: 'As it was at the time.' }) }),
   action: t.UnionEnum(AUDIT_ACTIONS, {

@@ -1,6 +1,7 @@
 import type { SchemaOptions } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { LiveStatusJson, OwnerServerJson } from '../servers/schema.ts'
+import { Int } from '../http/schema.ts'
 
 // Bodies and answers of the webhook, Discord and Votifier settings routes.
 
@@ -43,7 +44,7 @@ export type VotifierPut = typeof VotifierPut.static
 
 export const VotifierJson = t.Object({
   host: t.String(),
-  port: t.Integer(),
+  port: Int(),
   protocol: protocolSchema(),
   publicKey: t.Optional(t.String({ description: 'v1: the listener\'s public key, base64 X.509' })),
   token: t.Optional(t.String({ description: 'v2: the token shared with the listener' })),

@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { channelSchema } from '../channels/schema.ts'
+import { Int } from '../http/schema.ts'
 
 // Bodies and answers of the Test button, the Deliveries tab and redeliver.
 
@@ -22,7 +23,7 @@ export const TestResult = t.Object({
   channel: channelSchema(),
   status: t.Union([t.Literal('succeeded'), t.Literal('failed')]),
   error: ErrorText,
-  durationMs: t.Integer(),
+  durationMs: Int(),
 })
 export type TestResult = typeof TestResult.static
 
@@ -30,12 +31,12 @@ export const TestResponse = t.Object({ ok: t.Literal(true), results: t.Array(Tes
 
 export const AttemptItem = t.Object({
   id: t.String(), deliveryId: t.String(), voteId: t.Union([t.String(), t.Null()]), pseudo: t.String(),
-  channel: channelSchema(), test: t.Boolean(), attempt: t.Integer(),
-  seriesAttempt: t.Integer({ description: 'the attempt\'s place in the retry schedule of its series: a redeliver starts a new series at 1 while `attempt` goes on; a rate-limited attempt does not advance it' }),
+  channel: channelSchema(), test: t.Boolean(), attempt: Int(),
+  seriesAttempt: Int({ description: 'the attempt\'s place in the retry schedule of its series: a redeliver starts a new series at 1 while `attempt` goes on; a rate-limited attempt does not advance it' }),
   rateLimited: t.Boolean({ description: `the receiver asked to wait (Discord's 429 with retry_after): the next attempt waits as long, and this one is not counted in the schedule (up to ${FREE_RATE_LIMITED_ATTEMPTS} per series)` }),
   redelivery: t.Boolean({ description: 'the attempt belongs to a series started by Redeliver' }),
   status: StatusValue,
-  error: ErrorText, httpStatus: t.Union([t.Integer(), t.Null()]), durationMs: t.Union([t.Integer(), t.Null()]),
+  error: ErrorText, httpStatus: t.Union([Int(), t.Null()]), durationMs: t.Union([Int(), t.Null()]),
   startedAt: t.String(), nextAttemptAt: t.Union([t.String(), t.Null()]),
 })
 
@@ -50,7 +51,7 @@ export const AttemptPage = t.Object({
   ok: t.Literal(true),
   deliveries: t.Array(AttemptItem),
   next: t.Union([t.String(), t.Null()]),
-  attemptsPerSeries: t.Integer({ description: 'attempts in a full series: 1 + the retries of deliveries.retry_delays (8 by default)' }),
+  attemptsPerSeries: Int({ description: 'attempts in a full series: 1 + the retries of deliveries.retry_delays (8 by default)' }),
 })
 
 export const RedeliverParams = t.Object({ slug: t.String(), id: t.String() })
@@ -59,6 +60,6 @@ export const Redelivered = t.Object({
   ok: t.Literal(true),
   delivery: t.Object({
     id: t.String(), channel: channelSchema(), status: t.Literal('pending'),
-    nextAttempt: t.Integer(), nextAttemptAt: t.String(),
+    nextAttempt: Int(), nextAttemptAt: t.String(),
   }),
 })

@@ -11,6 +11,7 @@ import { listedServer, ownedServer } from '../servers/service.ts'
 import { bannerPath, imageVersion } from '../servers/view.ts'
 import { BANNER_BODY_CAP, BANNER_HEIGHT, BANNER_TYPES, BANNER_WIDTH, checkBanner } from './banner.ts'
 import { imageHash } from './icon.ts'
+import { Int } from '../http/schema.ts'
 
 export type MediaRoutesDeps = SessionDeps & {
   clock: Clock
@@ -58,7 +59,7 @@ const imageResponses = (types: readonly string[], what: string, missing: string)
 })
 const BannerAnswer = t.Object({
   ok: t.Literal(true),
-  banner: t.Object({ url: t.String(), type: t.String(), width: t.Integer(), height: t.Integer(), size: t.Integer({ description: 'bytes' }) }),
+  banner: t.Object({ url: t.String(), type: t.String(), width: Int(), height: Int(), size: Int({ description: 'bytes' }) }),
 })
 
 // Server icons (kept by the ping rounds) and banners (uploaded by owners), as images. They are

@@ -1,6 +1,6 @@
 import type { SchemaOptions } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { Iso } from '../http/schema.ts'
+import { Int, Iso } from '../http/schema.ts'
 
 // Field rules of a listed server, shared by the HTTP API and the command line, and the owner
 // API's answers.
@@ -51,7 +51,7 @@ export const OwnerServerJson = t.Object({
   description: t.String(),
   edition: editionSchema(),
   host: t.String(),
-  port: t.Union([t.Integer(), t.Null()], { description: 'null: the edition\'s default (SRV record or 25565 for Java, 19132 for Bedrock)' }),
+  port: t.Union([Int(), t.Null()], { description: 'null: the edition\'s default (SRV record or 25565 for Java, 19132 for Bedrock)' }),
   address: t.String({ description: '"host" or "host:port", as players type it' }),
   version: t.String(),
   modes: t.Array(t.String()),
@@ -63,9 +63,9 @@ export const OwnerServerJson = t.Object({
   unlistedReason: t.Union([t.Literal('hidden'), t.Literal('disabled'), t.Literal('claimed'), t.Literal('unverified'), t.Null()], {
     description: 'why the server is off the public site: `hidden` by an administrator; `disabled`: an administrator disabled its owner\'s account; `claimed`: another account proved it runs the same address (host and port), so this unverified listing is not shown; `unverified`: the site requires proof of ownership (`listing.require_verification`) and this server has none yet. Null when listed',
   }),
-  rank: t.Union([t.Integer(), t.Null()], { description: 'this month\'s rank; null while off the public site' }),
-  monthlyVotes: t.Integer(),
-  totalVotes: t.Integer(),
+  rank: t.Union([Int(), t.Null()], { description: 'this month\'s rank; null while off the public site' }),
+  monthlyVotes: Int(),
+  totalVotes: Int(),
   voteUrl: t.String(),
   badgeUrl: t.String(),
   iconUrl: t.String({ description: 'the server icon (PNG, 64×64 at most): the one its Java status ping sends, else the site\'s default icon. The address changes when the icon does.' }),
@@ -79,7 +79,7 @@ export type OwnerServerJson = typeof OwnerServerJson.static
 // server's first ping.
 export const LiveStatusJson = t.Object({
   online: t.Union([t.Boolean(), t.Null()], { description: 'whether the last ping answered; null before the first ping' }),
-  players: t.Union([t.Object({ online: t.Integer(), max: t.Integer() }), t.Null()]),
+  players: t.Union([t.Object({ online: Int(), max: Int() }), t.Null()]),
   lastPingAt: t.Union([Iso, t.Null()]),
   pingError: t.Union([t.String(), t.Null()], { description: 'why the last ping failed' }),
 })

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Iso } from '../http/schema.ts'
+import { Int, Iso } from '../http/schema.ts'
 import { editionSchema } from '../servers/schema.ts'
 import { LANGUAGES } from '../i18n/catalogs.ts'
 import { BADGE_THEMES } from './badge.ts'
@@ -50,7 +50,7 @@ export const HistoryResponse = t.Object({
     min: t.Number(),
     peak: t.Number(),
     uptime: t.Number({ description: 'Share of measurements that succeeded, 0–1 (4 decimals)' }),
-    points: t.Integer({ description: 'Number of server measurements in the range' }),
+    points: Int({ description: 'Number of server measurements in the range' }),
   }),
   points: t.Array(Point, { description: 'One per slice that has a measurement, oldest first' }),
 })
@@ -66,13 +66,13 @@ export const PublicServer = t.Object({
   modes: t.Array(t.String()),
   website: t.String(),
   verified: t.Boolean({ description: 'The owner proved they run the server: the listing\'s token was read in its MOTD' }),
-  rank: t.Nullable(t.Integer({ description: 'Position by votes this UTC month among listed servers' })),
-  monthlyVotes: t.Integer(),
-  totalVotes: t.Integer(),
+  rank: t.Nullable(Int({ description: 'Position by votes this UTC month among listed servers' })),
+  monthlyVotes: Int(),
+  totalVotes: Int(),
   online: t.Boolean({ description: 'Whether the last ping succeeded' }),
-  players: t.Object({ online: t.Integer(), max: t.Integer() }),
+  players: t.Object({ online: Int(), max: Int() }),
   motd: t.Nullable(t.String({ description: 'Plain-text MOTD of the last successful ping' })),
-  latencyMs: t.Nullable(t.Integer()),
+  latencyMs: t.Nullable(Int()),
   lastPingAt: t.Nullable(t.String({ description: 'Time of the last ping, UTC, ISO 8601 with milliseconds' })),
   uptime: t.Nullable(t.Number({ description: 'Share of successful pings over the last 24 h, 0–1; null before the first ping' })),
   voteUrl: t.String(),

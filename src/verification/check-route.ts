@@ -21,7 +21,8 @@ import { planCheck, runCheck, type CheckPlan, type VerificationDeps } from './se
 // The framework's route stays the reference: tests hold this one to it, answer for answer.
 
 const PARAMETERS = new Set(Object.keys(CheckQuery.properties))
-const validQuery = TypeCompiler.Compile(CheckQuery)
+// Compiled at the first check rather than at start (a few ms of every start).
+let validQuery: ReturnType<typeof TypeCompiler.Compile<typeof CheckQuery>> | undefined
 const JSON_TYPE = 'application/json;charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
 
@@ -42,7 +43,7 @@ function plainQuery(url: string): Query | null {
     if (!PARAMETERS.has(name) || name in q) return null
     q[name] = eq < 0 ? '' : pair.slice(eq + 1)
   }
-  return validQuery.Check(q) ? q : null
+  return (validQuery ??= TypeCompiler.Compile(CheckQuery)).Check(q) ? q : null
 }
 
 // The answer's headers: the security headers and the type, prepared once, with the RateLimit

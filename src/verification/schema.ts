@@ -1,5 +1,5 @@
 import { t, type TSchema } from 'elysia'
-import { ErrorBody, queryInteger } from '../http/schema.ts'
+import { ErrorBody, Int, queryInteger } from '../http/schema.ts'
 
 // Schemas of the verification API. The query schemas validate every request; the response
 // schemas are what the OpenAPI document at /api/docs shows (through responsesDoc below) and what
@@ -42,7 +42,7 @@ export const CheckResult = t.Object({
   votedAt: t.Nullable(Timestamp('Time of the most recent matching vote inside the window.')),
   nextVoteAt: t.Nullable(Timestamp('votedAt + the site\'s vote interval: when the player may vote again.')),
   claimed: t.Boolean({ description: 'Whether that vote has been claimed (false when there is none).' }),
-  window: t.Integer({ description: 'The search window used, in minutes.' }),
+  window: Int({ description: 'The search window used, in minutes.' }),
 }, {
   description: 'The most recent matching vote inside the window. With format=text: `1` or `0`.',
   examples: [{ ok: true, hasVoted: true, pseudo: 'Steve', votedAt: '2026-11-22T10:15:30.123Z', nextVoteAt: '2026-11-22T12:15:30.123Z', claimed: false, window: 120 }],
@@ -80,10 +80,10 @@ export const ServerStatistics = t.Object({
   ok: t.Literal(true),
   server: t.Object({ id: t.String(), slug: t.String(), name: t.String() }),
   month: t.String({ description: 'The UTC month reported, YYYY-MM.' }),
-  rank: t.Nullable(t.Integer({ description: '1-based position by votes in the month; ties go to the server whose latest vote came first, then to the older listing. Null while the server is off the public ranking: hidden by an administrator, or not listed for want of proven ownership (docs/admins.md, "Proven ownership").' })),
-  monthlyVotes: t.Integer({ description: 'Votes in the month.' }),
-  totalVotes: t.Integer({ description: 'Votes of all time.' }),
-  topVoters: t.Array(t.Object({ pseudo: t.String(), votes: t.Integer() }), { description: 'Top 10 voters of the month, most votes first (ties: who reached it first).' }),
+  rank: t.Nullable(Int({ description: '1-based position by votes in the month; ties go to the server whose latest vote came first, then to the older listing. Null while the server is off the public ranking: hidden by an administrator, or not listed for want of proven ownership (docs/admins.md, "Proven ownership").' })),
+  monthlyVotes: Int({ description: 'Votes in the month.' }),
+  totalVotes: Int({ description: 'Votes of all time.' }),
+  topVoters: t.Array(t.Object({ pseudo: t.String(), votes: Int() }), { description: 'Top 10 voters of the month, most votes first (ties: who reached it first).' }),
 }, {
   examples: [{ ok: true, server: { id: '019a8f5e-0000-7000-8000-000000000001', slug: 'emerald-valley', name: 'Emerald Valley' }, month: '2026-11', rank: 3, monthlyVotes: 120, totalVotes: 4521, topVoters: [{ pseudo: 'Steve', votes: 31 }, { pseudo: 'Alex', votes: 24 }] }],
 })
