@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { userJson } from './accounts/schema.ts'
 import { createUser } from './accounts/service.ts'
+import { parseFlags, type Flags } from './cli-args.ts'
 import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError, postgresUrl } from './config/schema.ts'
@@ -64,12 +64,10 @@ Exit codes: 0 success, 1 failure (refused or failed), 2 bad usage or bad argumen
 
 class UsageError extends Error {}
 
-type Flags = Record<string, { type: 'string' | 'boolean' }>
-
 function parse(args: string[], options: Flags, positionals = 0) {
   let parsed
   try {
-    parsed = parseArgs({ args, options: { config: { type: 'string' }, ...options }, allowPositionals: positionals > 0, strict: true })
+    parsed = parseFlags(args, { config: { type: 'string' }, ...options }, positionals > 0)
   } catch (e) {
     throw new UsageError((e as Error).message)
   }
