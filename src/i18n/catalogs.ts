@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { webDir } from '../paths.ts'
 
@@ -31,7 +31,8 @@ function readCatalog(path: string): Catalog {
 // The language codes of the catalogs in `dir`: the reference first (the switcher and the hreflang
 // alternates list the languages in this order), then the others alphabetically.
 function catalogCodes(dir: string): string[] {
-  return [...new Bun.Glob('*.json').scanSync(dir)].sort().map((file) => {
+  // readdirSync, not a Bun.Glob: half the time at start (0.5 against 1-1.2 ms in the binary).
+  return readdirSync(dir).filter((file) => file.endsWith('.json') && !file.startsWith('.')).sort().map((file) => {
     const code = basename(file, '.json')
     if (!CODE.test(code)) throw new Error(`${join(dir, file)}: a catalog is named by its language code (en.json, fr.json, pt-BR.json)`)
     return code
