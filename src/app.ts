@@ -36,7 +36,8 @@ export async function createApp(site: Site) {
   // of the framework's router (see check-route.ts); requests it does not answer go to the app.
   // Every other route goes through Elysia's own router (systemRouter: false): handing each of
   // ~150 routes to Bun's router cost about 10 ms of every start (a handler made per route, twice,
-  // as Elysia maps them again once listening), and routing is not where a request's time goes.
+  // by Elysia's listen()), and routing is not where a request's time goes. serve.ts relies on it:
+  // it gives Bun.serve the app's serve.routes and app.fetch for everything else.
   const framework = (request: Request): Promise<Response> => app.handle(request)
   const app: Elysia = new Elysia({ systemRouter: false, serve: { routes: { '/api/v1/votes/check': { GET: checkRoute(site, framework) } } } })
   return app
