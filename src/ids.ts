@@ -7,8 +7,8 @@ export function randomSecret(bytes: number): string {
 }
 
 // The one-shot form: a third of the time of a CryptoHasher, and it runs on every keyed request.
-export function sha256Hex(text: string): string {
-  return Bun.SHA256.hash(text, 'hex')
+export function sha256Hex(data: string | Uint8Array): string {
+  return Bun.SHA256.hash(data, 'hex')
 }
 
 // Random bytes (ping tokens), from the same CSPRNG.

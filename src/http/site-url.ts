@@ -1,4 +1,5 @@
 import type { Config } from '../config/load.ts'
+import { isIP } from '../net/ip.ts'
 
 // The site's own address: the base of every absolute link it writes (vote and badge URLs, reset
 // links) and the origins its pages are served from (the CSRF rule of the owner routes and of the
@@ -24,10 +25,8 @@ export interface SiteUrl {
 
 const WILDCARD = new Set(['0.0.0.0', '::', '[::]', ''])
 
-// A host as it is written in a URL (IPv6 literals in brackets: of the hosts a configuration can
-// name, only those hold a colon). Not node:net's isIP: its IPv6 pattern costs milliseconds to
-// compile, at start, in the first log line.
-const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host)
+// A host as it is written in a URL (IPv6 literals in brackets).
+const urlHost = (host: string) => (isIP(host) === 6 ? `[${host}]` : host)
 const originOf = (host: string, port: number) => new URL(`http://${urlHost(host)}:${port}`).origin
 
 export function createSiteUrl(config: Config): SiteUrl {

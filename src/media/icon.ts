@@ -1,3 +1,4 @@
+import { sha256Hex } from '../ids.ts'
 import { readImageInfo } from './image-info.ts'
 
 // The server icon: the favicon a Java server sends in its status answer, as the game itself
@@ -11,7 +12,7 @@ export interface Icon {
   hash: string // SHA-256 of png, hex
 }
 
-export const imageHash = (bytes: Uint8Array) => Bun.SHA256.hash(bytes, 'hex')
+export const imageHash = (bytes: Uint8Array) => sha256Hex(bytes)
 
 const PREFIX = /^data:image\/png;base64,/i
 // Servers of the 1.7 era wrapped the base64 text in lines; whitespace is not part of it.

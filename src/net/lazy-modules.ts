@@ -1,12 +1,14 @@
 // Node's networking and file-promise modules, required at their first use rather than imported at
-// start: evaluating node:net, node:dns/promises and node:fs/promises took 6-9 ms of every start
-// on the project's 2-core VM, for work (a ping, a Votifier push, a name lookup, a backup) that
-// comes later. require, not import(): it is synchronous, so the Votifier connection on the
+// start: evaluating node:net, node:dns/promises and node:fs/promises took 6-9 ms of every start on
+// the project's 2-core VM, node:dgram a few more, for work (a ping, a Votifier push, a name lookup,
+// a backup) that comes later. require, not import(): it is synchronous, so the Votifier connection on the
 // delivery path does not wait an extra turn for a module already loaded.
 let net: typeof import('node:net') | undefined
+let dgram: typeof import('node:dgram') | undefined
 let dns: typeof import('node:dns/promises') | undefined
 let fsp: typeof import('node:fs/promises') | undefined
 
 export const nodeNet = () => (net ??= require('node:net') as typeof import('node:net'))
+export const nodeDgram = () => (dgram ??= require('node:dgram') as typeof import('node:dgram'))
 export const nodeDns = () => (dns ??= require('node:dns/promises') as typeof import('node:dns/promises'))
 export const nodeFsPromises = () => (fsp ??= require('node:fs/promises') as typeof import('node:fs/promises'))

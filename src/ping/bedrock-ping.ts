@@ -1,4 +1,5 @@
 import { randomBytes } from '../ids.ts'
+import { nodeDgram } from '../net/lazy-modules.ts'
 import { playerCount, type PingAnswer } from './answer.ts'
 import { motdFromLegacy, motdText, stripFormatting } from '../motd/format.ts'
 import { PingError } from './tcp-exchange.ts'
@@ -35,11 +36,9 @@ export function parsePong(msg: Buffer): { attempt: number; answer: Omit<PingAnsw
 
 // UDP may lose a datagram: the ping is sent again every third of the timeout; the latency is
 // measured from the send whose time the pong echoes.
-// (node:dgram is loaded at the first Bedrock ping, not at start: it is a few ms of the start-up.)
-export async function pingBedrock(address: string, family: 4 | 6, port: number, timeoutMs: number): Promise<PingAnswer> {
-  const { createSocket } = await import('node:dgram')
+export function pingBedrock(address: string, family: 4 | 6, port: number, timeoutMs: number): Promise<PingAnswer> {
   return new Promise((resolve, reject) => {
-    const socket = createSocket(family === 6 ? 'udp6' : 'udp4')
+    const socket = nodeDgram().createSocket(family === 6 ? 'udp6' : 'udp4')
     const guid = randomBytes(8)
     const sentAt: number[] = []
     let settled = false

@@ -1,4 +1,4 @@
-import { resolveTarget, TargetRefused } from '../net/guard.ts'
+import { resolveTarget, systemLookup, TargetRefused } from '../net/guard.ts'
 import { isIP } from '../net/ip.ts'
 import { nodeDns } from '../net/lazy-modules.ts'
 import type { ServerStatus } from '../servers/repo.ts'
@@ -25,7 +25,7 @@ export interface PingDns {
 }
 export const systemDns: PingDns = {
   resolveSrv: (name) => nodeDns().resolveSrv(name),
-  lookup: (host) => nodeDns().lookup(host, { all: true, verbatim: true }),
+  lookup: systemLookup,
 }
 
 export interface PingOptions {
