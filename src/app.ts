@@ -1,4 +1,3 @@
-import { staticPlugin } from '@elysiajs/static'
 import { Elysia, t } from 'elysia'
 import { join } from 'node:path'
 import { accountRoutes } from './accounts/routes.ts'
@@ -8,6 +7,7 @@ import { captchaRoutes } from './captcha/routes.ts'
 import { channelRoutes } from './channels/routes.ts'
 import { dashboardRoutes } from './dashboard/routes.ts'
 import { deliveryRoutes } from './deliveries/routes.ts'
+import { assetRoutes } from './http/assets.ts'
 import { bodyLimit } from './http/body-limit.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -29,8 +29,7 @@ import { VERSION } from './version.ts'
 import { voteRoutes } from './votes/routes.ts'
 
 // Mounts the feature modules, the static assets and the liveness check; no logic lives here.
-// Async because the static plugin lists the embedded files, and the dashboard and media routes
-// read theirs, before they can route them.
+// Async because the dashboard and media routes read their files before they can route them.
 export async function createApp(site: Site) {
   // The check endpoint, which plugins poll, is also a route of the HTTP server itself, in front
   // of the framework's router (see check-route.ts); requests it does not answer go to the app.
@@ -45,10 +44,8 @@ export async function createApp(site: Site) {
     .use(errorHandler(site.log, (e, request) => pageForError(pageView(site.config, request), site.log, e)))
     // Reads the routes of the whole app (mounted later, a test's too) for their own limits.
     .use(bodyLimit(site.config.http.max_body_bytes, () => app.routes))
-    // web/assets at /assets, from the files embedded in the binary (or the checkout in
-    // development). alwaysStatic is explicit because the plugin otherwise reads NODE_ENV, which
-    // `bun build` inlines: one behaviour in both.
-    .use(await staticPlugin({ assets: join(webDir, 'assets'), prefix: '/assets', alwaysStatic: true, maxAge: 3600, silent: true }))
+    // web/assets and web/dashboard at /assets, mounted at their first request.
+    .use(assetRoutes())
     .use(await dashboardRoutes(site.config))
     // Answers once the server listens, which is only after the migrations have run.
     .get('/api/v1/health', () => ({ ok: true as const, version: VERSION }), {

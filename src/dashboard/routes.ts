@@ -47,10 +47,16 @@ function renderShell(template: string, config: Config, lang: string): string {
 // What the dashboard's scripts say (web/dashboard/i18n.js).
 const DASHBOARD_MESSAGES = ['dash.', 'error.', 'format.', 'common.']
 
-// /dashboard and every path under it answer the same page (the script routes on the path);
-// the modules and stylesheet are web/dashboard's other files, at /assets/dashboard/…, from the
-// files embedded in the binary (or the checkout in development). `no-cache` lets the browser
-// keep them but revalidate by ETag, so an upgraded binary never runs with yesterday's scripts.
+// The dashboard's modules and stylesheet: web/dashboard's other files, at /assets/dashboard/…,
+// from the files embedded in the binary (or the checkout in development), mounted with the
+// site's other files (src/http/assets.ts). `no-cache` lets the browser keep them but revalidate
+// by ETag, so an upgraded binary never runs with yesterday's scripts.
+export const dashboardAssets = () => staticPlugin({
+  assets: dashboardDir, prefix: '/assets/dashboard', alwaysStatic: true, maxAge: 0, directive: 'no-cache',
+  ignorePatterns: [/index\.html$/, /\.DS_Store$/], headers: securityHeaders, silent: true,
+})
+
+// /dashboard and every path under it answer the same page (the script routes on the path).
 export async function dashboardRoutes(config: Config) {
   const template = await Bun.file(join(dashboardDir, 'index.html')).text()
   const pages = new Map<string, string>()
@@ -66,10 +72,6 @@ export async function dashboardRoutes(config: Config) {
   }
   const detail = { hide: true }
   return new Elysia({ name: 'dashboard.routes' })
-    .use(await staticPlugin({
-      assets: dashboardDir, prefix: '/assets/dashboard', alwaysStatic: true, maxAge: 0, directive: 'no-cache',
-      ignorePatterns: [/index\.html$/, /\.DS_Store$/], headers: securityHeaders, silent: true,
-    }))
     .get('/dashboard', answer, { detail })
     .get('/dashboard/*', answer, { detail })
 }

@@ -35,6 +35,23 @@ describe('the embedded files under /assets', () => {
     expect([same.status, same.headers.get('content-security-policy'), same.headers.get('x-frame-options')]).toEqual([304, DASHBOARD_CSP, 'DENY'])
   })
 
+  test('HEAD answers as GET does, without the body: same status, type, length and ETag', async () => {
+    const app = await testApp(testRuntime())
+    const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: app.fetch })
+    try {
+      for (const path of ['/assets/site.css', '/assets/dashboard/app.js']) {
+        const get = await fetch(new URL(path, server.url))
+        const length = (await get.arrayBuffer()).byteLength
+        const head = await fetch(new URL(path, server.url), { method: 'HEAD' })
+        expect({ path, status: head.status, type: head.headers.get('content-type'), length: head.headers.get('content-length'), etag: head.headers.get('etag'), body: (await head.arrayBuffer()).byteLength })
+          .toEqual({ path, status: 200, type: get.headers.get('content-type'), length: String(length), etag: get.headers.get('etag'), body: 0 })
+      }
+      expect((await fetch(new URL('/assets/nope.css', server.url), { method: 'HEAD' })).status).toBe(404)
+    } finally {
+      server.stop(true)
+    }
+  })
+
   test('a file is found under its own name only: not escaped, not in another folder, not a folder', async () => {
     const app = await testApp(testRuntime())
     expect((await call(app, 'GET', '/assets/site.css/')).status).toBe(200)
