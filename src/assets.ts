@@ -1,8 +1,8 @@
 import { staticPlugin } from '@elysiajs/static'
 import { Elysia, NotFoundError } from 'elysia'
 import { join } from 'node:path'
-import { dashboardAssets } from '../dashboard/routes.ts'
-import { webDir } from '../paths.ts'
+import { dashboardAssets } from './dashboard/routes.ts'
+import { webDir } from './paths.ts'
 
 // The embedded files under /assets: web/assets, and the dashboard's web/dashboard at
 // /assets/dashboard, served by @elysiajs/static (type, cache policy, ETag and 304). The plugin
