@@ -49,7 +49,7 @@ const DASHBOARD_MESSAGES = ['dash.', 'error.', 'format.', 'common.']
 
 // The dashboard's modules and stylesheet: web/dashboard's other files, at /assets/dashboard/…,
 // from the files embedded in the binary (or the checkout in development), mounted with the
-// site's other files (src/http/assets.ts). `no-cache` lets the browser keep them but revalidate
+// site's other files (src/assets.ts). `no-cache` lets the browser keep them but revalidate
 // by ETag, so an upgraded binary never runs with yesterday's scripts.
 export const dashboardAssets = () => staticPlugin({
   assets: dashboardDir, prefix: '/assets/dashboard', alwaysStatic: true, maxAge: 0, directive: 'no-cache',
