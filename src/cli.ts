@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { userJson } from './accounts/schema.ts'
 import { createUser } from './accounts/service.ts'
 import { parseFlags, type Flags } from './cli-args.ts'
-import { databaseLabel, loadConfig, type Config } from './config/load.ts'
+import { databaseLabel, loadConfig, readConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError, postgresUrl } from './config/schema.ts'
 import { backupDatabase } from './db/backup.ts'
@@ -15,6 +14,7 @@ import { StorageError } from './db/storage-error.ts'
 import { ApiError } from './http/errors.ts'
 import { iso } from './http/schema.ts'
 import { createKey } from './keys/service.ts'
+import { nodeFs } from './lazy-modules.ts'
 import { createLogger } from './log.ts'
 import { systemLookup, type Lookup } from './net/guard.ts'
 import { openStore, type StoreRuntime } from './runtime.ts'
@@ -114,7 +114,7 @@ async function readStdin(): Promise<string> {
 const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   async serve(args, io) {
     const { values } = parse(args, {})
-    await serveSite(createSite(await openStore(config(values, io))), { stopSignal: io.stopSignal })
+    await serveSite(createSite(await openStore(await readConfig(values.config as string | undefined, io.cwd))), { stopSignal: io.stopSignal })
     return EXIT.ok
   },
 
@@ -174,12 +174,12 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const { values, positionals } = parse(args, {}, 1)
     if (!positionals[0]) throw new UsageError('usage: votelist backup FILE')
     const target = resolve(io.cwd, positionals[0])
-    if (existsSync(target)) throw new ApiError(409, 'CONFLICT', `${target} already exists; choose a new file`)
+    if (nodeFs().existsSync(target)) throw new ApiError(409, 'CONFLICT', `${target} already exists; choose a new file`)
     const cfg = dbConfig(values, io)
     if (cfg.database.url) {
       throw new ApiError(409, 'CONFLICT', `the site's database is PostgreSQL (${databaseLabel(cfg)}): back it up with its own tools, e.g. pg_dump --format=custom --file=${positionals[0]} followed by the database URL, or the server's continuous archiving; votelist backup copies SQLite files only`)
     }
-    if (!existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
+    if (!nodeFs().existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
     backupDatabase(cfg.database.path, target)
     io.out(target)
     return EXIT.ok
@@ -196,7 +196,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     }
     const cfg = dbConfig(values, io)
     if (cfg.database.url) throw new ApiError(409, 'CONFLICT', `the site's database is already PostgreSQL (${databaseLabel(cfg)}): db copy moves a SQLite site`)
-    if (!existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
+    if (!nodeFs().existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
     const label = databaseLabel({ database: { ...cfg.database, url: to } })
     const copied = await copySqliteToPostgres(cfg.database.path, to, label)
     const width = Math.max(...copied.map((c) => c.table.length))

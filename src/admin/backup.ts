@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts'
 import type { StoreControl, StoreWrites } from '../db/store.ts'
 import { conflict } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
-import { nodeFsPromises } from '../net/lazy-modules.ts'
+import { nodeFsPromises } from '../lazy-modules.ts'
 
 // A backup downloaded from the browser: the same consistent snapshot as `votelist backup`
 // (SQLite VACUUM INTO, made in a worker thread while the site keeps running), written to a

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
+import { nodeFs } from '../lazy-modules.ts'
 import { ConfigError, configSchema, type ConfigValues, type Field } from './schema.ts'
 
 export interface Config extends ConfigValues {
@@ -77,14 +77,29 @@ export function databaseLabel(c: Pick<ConfigValues, 'database'>): string {
 
 // `--config FILE` if given (it must exist), else ./votelist.toml if present, else the defaults.
 export function loadConfig(file: string | undefined, cwd = process.cwd()): Config {
-  const path = file !== undefined ? resolve(cwd, file) : resolve(cwd, 'votelist.toml')
-  if (!existsSync(path)) {
+  const path = configPath(file, cwd)
+  return configFrom(nodeFs().existsSync(path) ? nodeFs().readFileSync(path, 'utf8') : null, path, file, cwd)
+}
+
+// The same, the file read through Bun: what `serve` starts with, without loading node:fs
+// (src/lazy-modules.ts).
+export async function readConfig(file: string | undefined, cwd = process.cwd()): Promise<Config> {
+  const path = configPath(file, cwd)
+  const found = Bun.file(path)
+  return configFrom((await found.exists()) ? await found.text() : null, path, file, cwd)
+}
+
+const configPath = (file: string | undefined, cwd: string) => (file !== undefined ? resolve(cwd, file) : resolve(cwd, 'votelist.toml'))
+
+// The configuration from the file's text (null: there is no such file).
+function configFrom(text: string | null, path: string, file: string | undefined, cwd: string): Config {
+  if (text === null) {
     if (file !== undefined) throw new ConfigError(`${file}: config file not found`)
     return parseConfig({}, cwd, null)
   }
   let raw: unknown
   try {
-    raw = Bun.TOML.parse(readFileSync(path, 'utf8'))
+    raw = Bun.TOML.parse(text)
   } catch (e) {
     throw new ConfigError(`${path}: not valid TOML: ${(e as Error).message}`)
   }

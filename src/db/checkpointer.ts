@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { closeSync, openSync, statSync } from 'node:fs'
+import { nodeFs } from '../lazy-modules.ts'
 import type { Logger } from '../log.ts'
 
 // WAL checkpoints off the event loop. By default SQLite checkpoints in the connection that
@@ -122,7 +122,7 @@ export function startCheckpointer(db: Database, log: Logger, holdWrites: (until:
     if (inFlight) return inFlight
     if (!worker) {
       try {
-        fd ??= openSync(path, 'r')
+        fd ??= nodeFs().openSync(path, 'r')
       } catch (e) {
         giveUp(`the database file cannot be opened for syncing: ${(e as Error).message}`)
         return Promise.resolve({ ok: false, message: 'stopped' })
@@ -166,7 +166,7 @@ export function startCheckpointer(db: Database, log: Logger, holdWrites: (until:
 
   const walSize = () => {
     try {
-      return statSync(wal).size
+      return nodeFs().statSync(wal).size
     } catch {
       return 0
     }
@@ -178,7 +178,7 @@ export function startCheckpointer(db: Database, log: Logger, holdWrites: (until:
     if (failed || inFlight) return
     let changed: number
     try {
-      changed = statSync(wal).mtimeMs
+      changed = nodeFs().statSync(wal).mtimeMs
     } catch {
       return
     }
@@ -229,7 +229,7 @@ export function startCheckpointer(db: Database, log: Logger, holdWrites: (until:
       } catch {}
     },
     release() {
-      if (fd !== null) closeSync(fd)
+      if (fd !== null) nodeFs().closeSync(fd)
       fd = null
     },
   }

@@ -1,20 +1,30 @@
 import { Database } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { nodeFs } from '../lazy-modules.ts'
 import { storageFault } from './storage-error.ts'
 
 // A data folder that cannot be created or written, a read-only database or a full disk fail here
-// as a StorageError that says what and where.
+// as a StorageError that says what and where. The data folder is created when SQLite cannot open
+// the database without it (the first start), not looked for at every start.
 export function openDatabase(path: string): Database {
   let db: Database | null = null
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-    db = new Database(path, { create: true, strict: true })
+    db = openFile(path)
     configure(db)
     return db
   } catch (e) {
     db?.close()
     throw storageFault(e, path)
+  }
+}
+
+function openFile(path: string): Database {
+  try {
+    return new Database(path, { create: true, strict: true })
+  } catch (e) {
+    if (path === ':memory:') throw e
+    nodeFs().mkdirSync(dirname(path), { recursive: true })
+    return new Database(path, { create: true, strict: true })
   }
 }
 

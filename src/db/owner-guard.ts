@@ -1,11 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { nodeFs } from '../lazy-modules.ts'
 
 export class DatabaseOwnerError extends Error {}
 
 export const userName = (uid: number) => {
   try {
-    return readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':')).find((f) => f[2] === String(uid))?.[0]
+    return nodeFs().readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':')).find((f) => f[2] === String(uid))?.[0]
   } catch {
     return undefined
   }
@@ -17,8 +17,8 @@ export const userName = (uid: number) => {
 export function refuseForeignOwner(databasePath: string): void {
   if (process.getuid?.() !== 0 || databasePath === ':memory:') return
   const dir = dirname(databasePath)
-  if (!existsSync(dir)) return
-  const owner = statSync(dir).uid
+  if (!nodeFs().existsSync(dir)) return
+  const owner = nodeFs().statSync(dir).uid
   if (owner === 0) return
   const name = userName(owner) ?? String(owner)
   throw new DatabaseOwnerError(`${dir} belongs to ${name}, not root: run this as that user (sudo -u ${name} votelist …) so that the files it writes stay usable by the site`)

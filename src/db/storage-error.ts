@@ -1,5 +1,5 @@
-import { accessSync, constants, statfsSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { nodeFs } from '../lazy-modules.ts'
 import { userName } from './owner-guard.ts'
 
 // The file system refused what the database needs: `permission` when the user votelist runs as
@@ -18,7 +18,7 @@ const runAs = () => {
 // Why `path` cannot be written: 'EROFS', 'EACCES'… or null when it can (or does not exist).
 function writeRefusal(path: string): string | null {
   try {
-    accessSync(path, constants.W_OK)
+    nodeFs().accessSync(path, nodeFs().constants.W_OK)
     return null
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
@@ -28,7 +28,7 @@ function writeRefusal(path: string): string | null {
 
 const diskFull = (dir: string) => {
   try {
-    return statfsSync(dir).bavail === 0
+    return nodeFs().statfsSync(dir).bavail === 0
   } catch {
     return false
   }

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
+import { nodeFs } from '../lazy-modules.ts'
 import { webDir } from '../paths.ts'
 
 // The languages of the site: one catalog per language, web/i18n/<code>.json, found when the
@@ -20,7 +20,7 @@ export const CATALOG_DIR = join(webDir, 'i18n')
 const CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/
 
 function readCatalog(path: string): Catalog {
-  const c = JSON.parse(readFileSync(path, 'utf8')) as Partial<Catalog>
+  const c = JSON.parse(nodeFs().readFileSync(path, 'utf8')) as Partial<Catalog>
   if (typeof c.name !== 'string' || typeof c.locale !== 'string' || typeof c.messages !== 'object' || c.messages === null) {
     throw new Error(`${path}: a catalog is {"name", "locale", "messages"}`)
   }
@@ -31,8 +31,9 @@ function readCatalog(path: string): Catalog {
 // The language codes of the catalogs in `dir`: the reference first (the switcher and the hreflang
 // alternates list the languages in this order), then the others alphabetically.
 function catalogCodes(dir: string): string[] {
-  // readdirSync, not a Bun.Glob: half the time at start (0.5 against 1-1.2 ms in the binary).
-  return readdirSync(dir).filter((file) => file.endsWith('.json') && !file.startsWith('.')).sort().map((file) => {
+  // A Bun.Glob rather than node:fs's readdirSync, which took half the time (0.5 against 1-1.2 ms
+  // in the binary) but would load node:fs at every start (src/lazy-modules.ts).
+  return [...new Bun.Glob('*.json').scanSync({ cwd: dir, onlyFiles: true })].sort().map((file) => {
     const code = basename(file, '.json')
     if (!CODE.test(code)) throw new Error(`${join(dir, file)}: a catalog is named by its language code (en.json, fr.json, pt-BR.json)`)
     return code

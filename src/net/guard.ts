@@ -1,5 +1,5 @@
+import { nodeDns } from '../lazy-modules.ts'
 import { isIP, isPrivateAddress } from './ip.ts'
-import { nodeDns } from './lazy-modules.ts'
 
 // `reason` tells a name that does not resolve from an address that is refused.
 export class TargetRefused extends Error {

@@ -1,5 +1,5 @@
 import { randomBytes } from '../ids.ts'
-import { nodeDgram } from '../net/lazy-modules.ts'
+import { nodeDgram } from '../lazy-modules.ts'
 import { playerCount, type PingAnswer } from './answer.ts'
 import { motdFromLegacy, motdText, stripFormatting } from '../motd/format.ts'
 import { PingError } from './tcp-exchange.ts'

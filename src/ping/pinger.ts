@@ -1,6 +1,6 @@
+import { nodeDns } from '../lazy-modules.ts'
 import { resolveTarget, systemLookup, TargetRefused } from '../net/guard.ts'
 import { isIP } from '../net/ip.ts'
-import { nodeDns } from '../net/lazy-modules.ts'
 import type { ServerStatus } from '../servers/repo.ts'
 import type { Edition } from '../servers/schema.ts'
 import type { PingAnswer } from './answer.ts'

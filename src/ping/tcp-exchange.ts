@@ -1,4 +1,4 @@
-import { nodeNet } from '../net/lazy-modules.ts'
+import { nodeNet } from '../lazy-modules.ts'
 
 // A ping failure. `connected` tells whether the TCP connection was established: only then may
 // another protocol (the 1.6 legacy ping) get an answer where the modern one did not.

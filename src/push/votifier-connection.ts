@@ -1,4 +1,4 @@
-import { nodeNet } from '../net/lazy-modules.ts'
+import { nodeNet } from '../lazy-modules.ts'
 import { DeliveryFailure, seconds } from '../net/guard.ts'
 
 // The four fields every Votifier vote carries, in both protocol versions.

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { databaseLabel, loadConfig, parseConfig } from '../../src/config/load.ts'
+import { databaseLabel, loadConfig, parseConfig, readConfig } from '../../src/config/load.ts'
 import { ConfigError } from '../../src/config/schema.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
 
@@ -110,5 +110,32 @@ captcha = "off"
     const c = parseConfig({ stats: { ping_interval_seconds: 1 }, deliveries: { retry_delays: ['1s'] } }, tempDir())
     expect(c.stats.ping_interval_seconds).toBe(1)
     expect(c.deliveries.retry_delays).toEqual([1000])
+  })
+})
+
+// `serve` reads its configuration through Bun (readConfig), the other commands through node:fs
+// (loadConfig): the same files give the same configuration and the same errors.
+describe('readConfig, what serve starts with', () => {
+  const outcome = async (read: () => unknown) => {
+    try {
+      return { config: await read() }
+    } catch (e) {
+      return { error: `${(e as Error).constructor.name}: ${(e as Error).message}` }
+    }
+  }
+  test('answers as loadConfig does: a file, no file, a missing --config, a file that is not TOML or not valid', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'votelist.toml'), '[http]\nport = 8081\n[site]\nname = "Read"\n')
+    writeFileSync(join(dir, 'broken.toml'), '[http\nport = 1\n')
+    writeFileSync(join(dir, 'invalid.toml'), '[http]\nport = "eighty"\n')
+    writeFileSync(join(dir, 'empty.toml'), '')
+    const empty = tempDir()
+    const cases: [string | undefined, string][] = [[undefined, dir], ['votelist.toml', dir], [undefined, empty], ['missing.toml', dir], ['broken.toml', dir], ['invalid.toml', dir], ['empty.toml', dir]]
+    for (const [file, cwd] of cases) {
+      const [sync, viaBun] = [await outcome(() => loadConfig(file, cwd)), await outcome(() => readConfig(file, cwd))]
+      expect({ file, cwd, ...viaBun }).toEqual({ file, cwd, ...sync })
+    }
+    expect((await readConfig(undefined, dir)).http.port).toBe(8081)
+    expect((await outcome(() => readConfig('missing.toml', dir))).error).toBe('ConfigError: missing.toml: config file not found')
   })
 })
