@@ -81,8 +81,8 @@ export function loadConfig(file: string | undefined, cwd = process.cwd()): Confi
   return configFrom(nodeFs().existsSync(path) ? nodeFs().readFileSync(path, 'utf8') : null, path, file, cwd)
 }
 
-// The same, the file read through Bun: what `serve` starts with, without loading node:fs
-// (src/lazy-modules.ts).
+// The same, the file read through Bun: what the command line uses, so that `serve` starts without
+// loading node:fs (src/lazy-modules.ts). loadConfig is for synchronous callers (tests, scripts).
 export async function readConfig(file: string | undefined, cwd = process.cwd()): Promise<Config> {
   const path = configPath(file, cwd)
   const found = Bun.file(path)

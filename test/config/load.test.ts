@@ -113,9 +113,9 @@ captcha = "off"
   })
 })
 
-// `serve` reads its configuration through Bun (readConfig), the other commands through node:fs
-// (loadConfig): the same files give the same configuration and the same errors.
-describe('readConfig, what serve starts with', () => {
+// The command line reads its configuration through Bun (readConfig), synchronous callers through
+// node:fs (loadConfig): the same files give the same configuration and the same errors.
+describe('readConfig, what the command line reads', () => {
   const outcome = async (read: () => unknown) => {
     try {
       return { config: await read() }
