@@ -1,7 +1,7 @@
 import { staticPlugin } from '@elysiajs/static'
 import { Elysia, NotFoundError } from 'elysia'
-import { join } from 'node:path'
 import { dashboardAssets } from './dashboard/routes.ts'
+import { join } from './file-path.ts'
 import { webDir } from './paths.ts'
 
 // The embedded files under /assets: web/assets, and the dashboard's web/dashboard at

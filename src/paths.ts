@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { join } from './file-path.ts'
 
 // In a compiled binary every bundled module reports import.meta.dir = '/$bunfs/root' and the
 // files embedded with `--asset web` live under it; in development this file sits in src/.

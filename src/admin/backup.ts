@@ -1,4 +1,3 @@
-import { basename, dirname, join } from 'node:path'
 import type { User } from '../accounts/repo.ts'
 import type { AuditRepo } from '../audit/repo.ts'
 import { audit } from '../audit/service.ts'
@@ -6,6 +5,7 @@ import type { Clock } from '../clock.ts'
 import type { StoreControl, StoreWrites } from '../db/store.ts'
 import { conflict } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
+import { basename, dirname, join } from '../file-path.ts'
 import { nodeFsPromises } from '../lazy-modules.ts'
 
 // A backup downloaded from the browser: the same consistent snapshot as `votelist backup`

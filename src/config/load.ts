@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, resolve } from 'node:path'
+import { dirname, isAbsolute, resolve } from '../file-path.ts'
 import { nodeFs } from '../lazy-modules.ts'
 import { ConfigError, configSchema, type ConfigValues, type Field } from './schema.ts'
 

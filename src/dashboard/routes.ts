@@ -1,7 +1,7 @@
 import { staticPlugin } from '@elysiajs/static'
 import { Elysia } from 'elysia'
-import { join } from 'node:path'
 import type { Config } from '../config/load.ts'
+import { join } from '../file-path.ts'
 import { catalogOf, LANGUAGES } from '../i18n/catalogs.ts'
 import { chooseLanguage, LANGUAGE_VARY } from '../i18n/negotiate.ts'
 import { switchLanguageHref } from '../i18n/routes.ts'

@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite'
-import { dirname } from 'node:path'
+import { dirname } from '../file-path.ts'
 import { nodeFs } from '../lazy-modules.ts'
 import { storageFault } from './storage-error.ts'
 

@@ -1,4 +1,4 @@
-import { dirname } from 'node:path'
+import { dirname } from '../file-path.ts'
 import { nodeFs } from '../lazy-modules.ts'
 
 export class DatabaseOwnerError extends Error {}

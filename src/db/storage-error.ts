@@ -1,4 +1,4 @@
-import { dirname } from 'node:path'
+import { dirname } from '../file-path.ts'
 import { nodeFs } from '../lazy-modules.ts'
 import { userName } from './owner-guard.ts'
 

@@ -1,4 +1,4 @@
-import { basename, join } from 'node:path'
+import { join } from '../file-path.ts'
 import { nodeFs } from '../lazy-modules.ts'
 import { webDir } from '../paths.ts'
 
@@ -34,7 +34,7 @@ function catalogCodes(dir: string): string[] {
   // A Bun.Glob rather than node:fs's readdirSync, which took half the time (0.5 against 1-1.2 ms
   // in the binary) but would load node:fs at every start (src/lazy-modules.ts).
   return [...new Bun.Glob('*.json').scanSync({ cwd: dir, onlyFiles: true })].sort().map((file) => {
-    const code = basename(file, '.json')
+    const code = file.slice(0, -'.json'.length)
     if (!CODE.test(code)) throw new Error(`${join(dir, file)}: a catalog is named by its language code (en.json, fr.json, pt-BR.json)`)
     return code
   }).sort((a, b) => Number(b === REFERENCE_LANGUAGE) - Number(a === REFERENCE_LANGUAGE))
