@@ -1,17 +1,17 @@
 import { t } from 'elysia'
 import { UserJson } from '../accounts/schema.ts'
 import { AuditEntryJson } from '../audit/schema.ts'
-import { errorAnswer, Int, Iso } from '../http/schema.ts'
+import { errorAnswer, Int, Iso, merged } from '../http/schema.ts'
 
 // Bodies and answers of the administrator's API (/api/v1/admin/…).
 
 // Those of the routes naming an account, as the OpenAPI document lists them.
 export const UnknownUser = { 404: errorAnswer('NOT_FOUND: no account with this id.') }
 
-export const AdminUserJson = t.Composite([UserJson, t.Object({
+export const AdminUserJson = merged(UserJson, t.Object({
   disabled: t.Boolean({ description: 'Disabled by an administrator: cannot log in, its servers are not listed, its API keys are refused.' }),
   servers: Int({ description: 'Servers the account owns.' }),
-})])
+}))
 export const AdminUserList = t.Object({ ok: t.Literal(true), users: t.Array(AdminUserJson) })
 export const AdminUserAnswer = t.Object({ ok: t.Literal(true), user: AdminUserJson })
 

@@ -1,7 +1,7 @@
 import type { SchemaOptions } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { LiveStatusJson, OwnerServerJson } from '../servers/schema.ts'
-import { Int } from '../http/schema.ts'
+import { Int, merged } from '../http/schema.ts'
+import { OwnerListItem } from '../servers/schema.ts'
 
 // Bodies and answers of the webhook, Discord and Votifier settings routes.
 
@@ -67,7 +67,7 @@ export const VotifierAnswer = t.Object({ ok: t.Literal(true), votifier: Votifier
 // One server as its owner manages it: the listing, the last ping and the notification settings.
 export const ServerDetail = t.Object({
   ok: t.Literal(true),
-  server: t.Composite([OwnerServerJson, LiveStatusJson, t.Object({
+  server: merged(OwnerListItem, t.Object({
     webhook: t.Union([WebhookJson, t.Null()]), votifier: t.Union([VotifierJson, t.Null()]), discord: t.Union([DiscordJson, t.Null()]),
-  })]),
+  })),
 })

@@ -1,4 +1,4 @@
-import { Type, type IntegerOptions } from '@sinclair/typebox'
+import { Type, type IntegerOptions, type TObject, type TProperties } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { invalidParameter } from './errors.ts'
 
@@ -14,6 +14,15 @@ export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))
 // start for the forty-odd integers of the answers; an answer's integers are numbers. (Request
 // bodies keep t.Integer.)
 export const Int = (options?: IntegerOptions) => Type.Integer(options)
+
+// One object of the properties of objects that share none: what t.Composite makes of them,
+// without TypeBox's evaluation of the intersection, which took 2.5 ms at its first call in the
+// binary and 0.35 ms at each after (four answers are built this way at every start).
+export function merged<A extends TProperties, B extends TProperties>(a: TObject<A>, b: TObject<B>): TObject<A & B> {
+  const shared = Object.keys(a.properties).filter((k) => k in b.properties)
+  if (shared.length) throw new Error(`merged objects share ${shared.join(', ')}`)
+  return Type.Object({ ...a.properties, ...b.properties }) as TObject<A & B>
+}
 
 // Integer query parameters are validated as digits-only text ("1.5", "abc", "0x10", "5e1" are
 // refused) and converted with Number() by the route; the range is checked by the service with

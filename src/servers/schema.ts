@@ -1,6 +1,6 @@
 import type { SchemaOptions } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { Int, Iso } from '../http/schema.ts'
+import { Int, Iso, merged } from '../http/schema.ts'
 
 // Field rules of a listed server, shared by the HTTP API and the command line, and the owner
 // API's answers.
@@ -86,12 +86,12 @@ export const LiveStatusJson = t.Object({
 export type LiveStatusJson = typeof LiveStatusJson.static
 
 export const ServerAnswer = t.Object({ ok: t.Literal(true), server: OwnerServerJson })
-export const OwnerListItem = t.Composite([OwnerServerJson, LiveStatusJson])
+export const OwnerListItem = merged(OwnerServerJson, LiveStatusJson)
 export const OwnerList = t.Object({ ok: t.Literal(true), servers: t.Array(OwnerListItem) })
 const Owner = t.Object({ id: t.String(), email: t.String() })
 // Another account's listing of the same address, as the admin sees it.
 const AddressConflict = t.Object({ slug: t.String(), name: t.String(), owner: Owner, verified: t.Boolean() })
 export const AdminList = t.Object({
   ok: t.Literal(true),
-  servers: t.Array(t.Composite([OwnerListItem, t.Object({ owner: Owner, conflicts: t.Array(AddressConflict) })])),
+  servers: t.Array(merged(OwnerListItem, t.Object({ owner: Owner, conflicts: t.Array(AddressConflict) }))),
 })
