@@ -3,9 +3,9 @@ import type { AuditRepo } from '../audit/repo.ts'
 import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { StoreControl, StoreWrites } from '../db/store.ts'
+import { basename, dirname, join } from '../file-path.ts'
 import { conflict } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
-import { basename, dirname, join } from '../file-path.ts'
 import { nodeFsPromises } from '../lazy-modules.ts'
 
 // A backup downloaded from the browser: the same consistent snapshot as `votelist backup`
