@@ -38,6 +38,22 @@ describe('migrations', () => {
     db.close()
   })
 
+  test('a new database takes all its migrations in one commit', () => {
+    const path = join(tempDir(), 'v.db')
+    const db = openDatabase(path)
+    migrate(db)
+    // Commit frames of the WAL: a frame header (24 bytes, after the file's 32) whose second
+    // field, the database size after the commit, is not zero. The first commit creates
+    // schema_migration; the second must be every migration with its record.
+    const wal = readFileSync(`${path}-wal`)
+    const frame = 24 + wal.readUInt32BE(8)
+    let commits = 0
+    for (let at = 32; at + frame <= wal.length; at += frame) if (wal.readUInt32BE(at + 4) !== 0) commits++
+    expect(commits).toBe(2)
+    expect(migrate(db)).toEqual([])
+    db.close()
+  })
+
   test('a failing migration rolls back alone: earlier ones stay, its changes and record do not', () => {
     const db = new Database(':memory:')
     const list = [
