@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { databaseLabel, loadConfig, parseConfig, readConfig } from '../../src/config/load.ts'
 import { ConfigError } from '../../src/config/schema.ts'
@@ -130,12 +130,19 @@ describe('readConfig, what the command line reads', () => {
     writeFileSync(join(dir, 'invalid.toml'), '[http]\nport = "eighty"\n')
     writeFileSync(join(dir, 'empty.toml'), '')
     const empty = tempDir()
-    const cases: [string | undefined, string][] = [[undefined, dir], ['votelist.toml', dir], [undefined, empty], ['missing.toml', dir], ['broken.toml', dir], ['invalid.toml', dir], ['empty.toml', dir]]
+    const cases: [string | undefined, string][] = [[undefined, dir], ['votelist.toml', dir], [undefined, empty], ['missing.toml', dir], ['votelist.toml/under-a-file.toml', dir], ['broken.toml', dir], ['invalid.toml', dir], ['empty.toml', dir]]
     for (const [file, cwd] of cases) {
       const [sync, viaBun] = [await outcome(() => loadConfig(file, cwd)), await outcome(() => readConfig(file, cwd))]
       expect({ file, cwd, ...viaBun }).toEqual({ file, cwd, ...sync })
     }
     expect((await readConfig(undefined, dir)).http.port).toBe(8081)
     expect((await outcome(() => readConfig('missing.toml', dir))).error).toBe('ConfigError: missing.toml: config file not found')
+  })
+
+  test('a folder where the file should be is no file: the defaults, or not found for --config', async () => {
+    const dir = tempDir()
+    mkdirSync(join(dir, 'votelist.toml'))
+    expect((await readConfig(undefined, dir)).http.port).toBe(8080)
+    expect((await outcome(() => readConfig('votelist.toml', dir))).error).toBe('ConfigError: votelist.toml: config file not found')
   })
 })
