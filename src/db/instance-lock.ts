@@ -18,9 +18,10 @@ export function acquireInstanceLock(databasePath: string): { release(): void } {
   }
   try {
     db.run('PRAGMA busy_timeout = 0')
-    // The file holds nothing but the lock: taking it must not journal and sync an empty page.
-    // (With the defaults, a first start created, synced and deleted a journal for it: five fsyncs.)
-    db.run('PRAGMA journal_mode = OFF')
+    // The file holds nothing but the lock: taking it needs no journal file and no sync. (With the
+    // defaults, a first start created, synced and deleted a journal for it: five fsyncs. OFF is
+    // refused by Bun's SQLite, which runs in defensive mode; MEMORY keeps the journal in memory.)
+    db.run('PRAGMA journal_mode = MEMORY')
     db.run('PRAGMA synchronous = OFF')
     db.run('PRAGMA locking_mode = EXCLUSIVE')
     db.run('BEGIN EXCLUSIVE')
