@@ -16,15 +16,16 @@ export function migrate(db: Database, list: readonly Migration[] = embedded, now
   }
   const done = (db.query('SELECT name FROM schema_migration').all() as { name: string }[]).map((r) => r.name)
   const record = db.prepare('INSERT INTO schema_migration (name, applied_at) VALUES (?, ?)')
+  const apply = (m: Migration) => {
+    db.run(m.sql)
+    record.run(m.name, now)
+  }
   const pending = pendingMigrations(list, done)
-  if (pending.length > 1 && applyTogether(db, pending, (m) => record.run(m.name, now))) return pending.map((m) => m.name)
+  if (pending.length > 1 && applyTogether(db, pending, apply)) return pending.map((m) => m.name)
   const applied: string[] = []
   for (const m of pending) {
     try {
-      db.transaction(() => {
-        db.run(m.sql)
-        record.run(m.name, now)
-      }).immediate()
+      db.transaction(() => apply(m)).immediate()
     } catch (e) {
       const fault = storageFault(e, db.filename, `applying migration ${m.name}`)
       throw fault instanceof StorageError ? fault : new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`)
@@ -34,19 +35,14 @@ export function migrate(db: Database, list: readonly Migration[] = embedded, now
   return applied
 }
 
-// A new database takes every migration: all in one transaction, a commit where there were a dozen
-// (a first start spent about a third of its migrating time committing). False when that
-// transaction failed, leaving nothing applied: the caller then applies them one transaction
-// each, so that the one that cannot be applied (a full disk, an error in it) is found and named,
-// and those before it stay applied, as they always did.
-function applyTogether(db: Database, pending: readonly Migration[], record: (m: Migration) => void): boolean {
+// Several migrations pending (a new database takes them all): one transaction for them, a commit
+// where there were a dozen (a first start spent about a third of its migrating time committing).
+// False when that transaction failed, leaving nothing applied: the caller then applies them one
+// transaction each, so that the one that cannot be applied (a full disk, an error in it) is found
+// and named, and those before it stay applied, as they always did.
+function applyTogether(db: Database, pending: readonly Migration[], apply: (m: Migration) => void): boolean {
   try {
-    db.transaction(() => {
-      for (const m of pending) {
-        db.run(m.sql)
-        record(m)
-      }
-    }).immediate()
+    db.transaction(() => pending.forEach(apply)).immediate()
     return true
   } catch {
     return false
