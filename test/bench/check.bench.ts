@@ -1,8 +1,9 @@
 // GET /api/v1/votes/check through the whole app (key from the cache, rate limiter, validation,
 // one indexed SELECT, JSON) against a bare Bun.serve doing the same indexed SELECT on the same
-// database, measured in the same run with wrk at 64 connections. Targets: ≥ 0.85 of the
-// baseline's throughput and of its CPU per request (bare CPU/req ÷ votelist CPU/req), p99 under
-// 5 ms whenever the baseline's is.
+// database, measured in the same run with wrk at 64 connections, in alternating rounds. Targets:
+// ≥ 0.85 of the baseline's throughput and of its CPU per request (bare CPU/req ÷ votelist CPU/req),
+// each the median over the rounds of the ratio to the bare round just before; p99 (median of the
+// rounds) under 5 ms whenever the baseline's is.
 import { createUser } from '../../src/accounts/service.ts'
 import { createApp } from '../../src/app.ts'
 import { writeTx } from '../../src/db/open.ts'
@@ -126,10 +127,18 @@ const oc = calmest(ours)
 console.log(`calmest rounds: bare ${fmt(bc.requestsPerSec, 0)} req/s, p99 ${fmt(bc.p99Ms)} ms at ${fmt(bc.stealPct, 1)} % steal; `
   + `votelist ${fmt(oc.requestsPerSec, 0)} req/s, p99 ${fmt(oc.p99Ms)} ms at ${fmt(oc.stealPct, 1)} % steal`)
 console.log(`p99 ratio ${fmt(o.p99 / b.p99)}, p50 ratio ${fmt(o.p50 / b.p50)}`)
-const against = `bare ${fmt(b.rps, 0)} req/s, ${fmt(b.cpuUs, 1)} µs CPU/req, p99 ${fmt(b.p99)} ms`
+// The ratios judged are those of each round and the bare round just before it, their median over
+// the rounds (as the votes and deliveries benches judge theirs): the VM's speed changes between
+// phases tens of seconds long, and the sides' own medians can fall in different phases.
+const paired = (ratio: (bare: (typeof base)[number], site: (typeof base)[number]) => number) => median(base.map((r, i) => ratio(r, ours[i])))
+const throughput = paired((bare, site) => site.requestsPerSec / bare.requestsPerSec)
+const cpu = paired((bare, site) => bare.cpuUs / site.cpuUs)
+console.log(`rounds side by side: throughput ${base.map((r, i) => fmt(ours[i].requestsPerSec / r.requestsPerSec)).join(' · ')}; `
+  + `CPU per request (bare/votelist) ${base.map((r, i) => fmt(r.cpuUs / ours[i].cpuUs)).join(' · ')}`)
+const against = `bare ${fmt(b.rps, 0)} req/s, ${fmt(b.cpuUs, 1)} µs CPU/req, p99 ${fmt(b.p99)} ms (medians of rounds)`
 const met = [
-  judge({ name: 'throughput ratio', value: o.rps / b.rps, op: '>=', goal: 0.85, against }),
-  judge({ name: 'CPU per request ratio (bare/votelist)', value: b.cpuUs / o.cpuUs, op: '>=', goal: 0.85, against }),
+  judge({ name: 'throughput ratio', value: throughput, op: '>=', goal: 0.85, against }),
+  judge({ name: 'CPU per request ratio (bare/votelist)', value: cpu, op: '>=', goal: 0.85, against }),
   // The p99 target holds whenever the baseline's own p99 is under 5 ms (on a starved VM neither is).
   b.p99 < 5 ? judge({ name: 'p99', value: o.p99, op: '<', goal: 5, unit: 'ms', against }) : true,
 ].every(Boolean)
