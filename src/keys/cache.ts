@@ -64,6 +64,8 @@ export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>, tell: ((forg
     if (e.key) e.usedAt = now
     return e.key
   }
+  // Apart from resolve(), whose usual answer (from memory) then creates no closure.
+  const lookUp = (hash: string, now: number) => then(store.keys.liveByHash(hash), (key) => markUsed(remember(hash, key, now), now))
 
   return {
     // The live key this secret is, or null (unknown, revoked, or its server deleted). A key
@@ -74,7 +76,7 @@ export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>, tell: ((forg
       const e = entries.get(hash)
       // A clock that went backwards also forces a fresh read.
       if (e && now - e.checkedAt < KEY_RECHECK_MS && now >= e.checkedAt) return markUsed(e, now)
-      return then(store.keys.liveByHash(hash), (key) => markUsed(remember(hash, key, now), now))
+      return lookUp(hash, now)
     },
 
     // Called by the revoke route: the key is refused from the next request on, in every instance.

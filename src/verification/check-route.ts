@@ -65,12 +65,18 @@ export function checkRoute(deps: VerificationDeps & KeyedDeps & { log: Logger },
     return res
   }
   // Counted, queried, answered; every step is a plain value on SQLite with an in-memory limiter
-  // and a promise only where a store or a shared limiter answers one.
+  // and a promise only where a store or a shared limiter answers one. The functions a request
+  // runs through create no closure on that plain path: the ones a promise needs are made by the
+  // `after*` functions, called only then (a function that creates one, even on a branch not
+  // taken, allocates its scope at every call).
   const query = (q: Query, plan: CheckPlan, d: RateDecision): Awaitable<Response> => {
     refuseIfLimited(d)
     const found = runCheck(deps, plan)
-    return found instanceof Promise ? found.then((r) => answer(q, d, r)) : answer(q, d, found)
+    return found instanceof Promise ? afterQuery(found, q, d) : answer(q, d, found)
   }
+  const afterQuery = (found: Promise<CheckResult>, q: Query, d: RateDecision) => found.then((r) => answer(q, d, r))
+  const afterLimit = (d: Promise<RateDecision>, q: Query, plan: CheckPlan) => d.then((d) => query(q, plan, d))
+  const caught = (r: Promise<Response>, request: Request) => r.catch((e) => failed(request, e))
   const serve = (request: Request, q: Query, key: LiveKey, now: number): Awaitable<Response> => {
     let plan: CheckPlan
     try {
@@ -80,12 +86,15 @@ export function checkRoute(deps: VerificationDeps & KeyedDeps & { log: Logger },
     }
     try {
       const d = deps.limits.keyed.hit(key.id, now)
-      const r = d instanceof Promise ? d.then((d) => query(q, plan, d)) : query(q, plan, d)
-      return r instanceof Promise ? r.catch((e) => failed(request, e)) : r
+      const r = d instanceof Promise ? afterLimit(d, q, plan) : query(q, plan, d)
+      return r instanceof Promise ? caught(r, request) : r
     } catch (e) {
       return failed(request, e)
     }
   }
+  // A key lookup that failed: the framework's route tries again and answers whatever it meets.
+  const afterKey = (key: Promise<LiveKey | null>, request: Request, q: Query, now: number) =>
+    key.then((key) => (key ? serve(request, q, key, now) : framework(request)), () => framework(request))
   return (request: Request): Awaitable<Response> => {
     const q = plainQuery(request.url)
     if (q === null) return framework(request)
@@ -98,8 +107,7 @@ export function checkRoute(deps: VerificationDeps & KeyedDeps & { log: Logger },
     if (secret === null) return framework(request)
     const now = deps.clock.now()
     const key = deps.keyCache.resolve(secret, now)
-    if (!(key instanceof Promise)) return key ? serve(request, q, key, now) : framework(request)
-    // A key lookup that failed: the framework's route tries again and answers whatever it meets.
-    return key.then((key) => (key ? serve(request, q, key, now) : framework(request)), () => framework(request))
+    if (key instanceof Promise) return afterKey(key, request, q, now)
+    return key ? serve(request, q, key, now) : framework(request)
   }
 }
