@@ -64,7 +64,8 @@ export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>, tell: ((forg
     if (e.key) e.usedAt = now
     return e.key
   }
-  // Apart from resolve(), whose usual answer (from memory) then creates no closure.
+  // The read from the store, kept out of resolve() so that its usual answer (from memory) creates
+  // no closure (see src/verification/check-route.ts).
   const lookUp = (hash: string, now: number) => then(store.keys.liveByHash(hash), (key) => markUsed(remember(hash, key, now), now))
 
   return {
