@@ -139,6 +139,15 @@ describe('readConfig, what the command line reads', () => {
     expect((await outcome(() => readConfig('missing.toml', dir))).error).toBe('ConfigError: missing.toml: config file not found')
   })
 
+  test('a named pipe is read as a file: its writer gets the whole read', async () => {
+    const dir = tempDir()
+    const fifo = join(dir, 'votelist.toml')
+    expect(Bun.spawnSync(['mkfifo', fifo]).exitCode).toBe(0)
+    const writer = Bun.spawn(['sh', '-c', `printf '[http]\\nport = 8082\\n' > "$0"`, fifo])
+    expect((await readConfig(undefined, dir)).http.port).toBe(8082)
+    expect(await writer.exited).toBe(0)
+  })
+
   test('a folder where the file should be is no file: the defaults, or not found for --config', async () => {
     const dir = tempDir()
     mkdirSync(join(dir, 'votelist.toml'))
