@@ -18,6 +18,7 @@ import m0080 from '../../migrations/0080_administration.sql' with { type: 'text'
 import m0081 from '../../migrations/0081_last_ping_round.sql' with { type: 'text' }
 import m0090 from '../../migrations/0090_cluster.sql' with { type: 'text' }
 import m0093 from '../../migrations/0093_listing_version.sql' with { type: 'text' }
+import m0094 from '../../migrations/0094_drop_job_kind.sql' with { type: 'text' }
 import p0001 from '../../migrations/postgres/0001_accounts_servers.sql' with { type: 'text' }
 import p0002 from '../../migrations/postgres/0002_votes.sql' with { type: 'text' }
 import p0003 from '../../migrations/postgres/0003_notifications.sql' with { type: 'text' }
@@ -34,6 +35,7 @@ import p0080 from '../../migrations/postgres/0080_administration.sql' with { typ
 import p0081 from '../../migrations/postgres/0081_last_ping_round.sql' with { type: 'text' }
 import p0090 from '../../migrations/postgres/0090_cluster.sql' with { type: 'text' }
 import p0093 from '../../migrations/postgres/0093_listing_version.sql' with { type: 'text' }
+import p0094 from '../../migrations/postgres/0094_drop_job_kind.sql' with { type: 'text' }
 
 export interface Migration {
   name: string
@@ -57,6 +59,7 @@ export const migrations: readonly Migration[] = [
   { name: '0081_last_ping_round', sql: m0081 },
   { name: '0090_cluster', sql: m0090 },
   { name: '0093_listing_version', sql: m0093 },
+  { name: '0094_drop_job_kind', sql: m0094 },
 ]
 
 export const postgresMigrations: readonly Migration[] = [
@@ -76,4 +79,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '0081_last_ping_round', sql: p0081 },
   { name: '0090_cluster', sql: p0090 },
   { name: '0093_listing_version', sql: p0093 },
+  { name: '0094_drop_job_kind', sql: p0094 },
 ]
