@@ -12,7 +12,7 @@ import { createKey } from '../../src/keys/service.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { cleanupTemp, sqliteSite, tempDir, testConfig, testLookup } from '../helpers.ts'
-import { fmt, report, summarize, target as judge, wrk, writeCheckScript, type WrkResult } from './lib.ts'
+import { fmt, median, report, target as judge, wrk, writeCheckScript, type WrkResult } from './lib.ts'
 
 const SERVERS = 50
 const VOTES = 200_000
@@ -104,7 +104,6 @@ for (let i = 0; i < ROUNDS; i++) {
   ours.push(await measure(app.server!.port!))
 }
 
-const median = (xs: number[]) => summarize(xs).p50
 const medians = (rs: typeof base) => ({
   rps: median(rs.map((r) => r.requestsPerSec)), p99: median(rs.map((r) => r.p99Ms)), p50: median(rs.map((r) => r.p50Ms)), cpuUs: median(rs.map((r) => r.cpuUs)),
 })

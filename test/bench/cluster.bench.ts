@@ -21,7 +21,7 @@ import { startCluster } from '../postgres/cluster.ts'
 import { startVotifierReceiver } from '../push/votifier-receiver.ts'
 import { startServer, stopServer, type RunningServer } from '../real-server.ts'
 import { cli } from '../spawn.ts'
-import { fmt, report, summarize, wrk, writeCheckScript } from './lib.ts'
+import { fmt, median, report, summarize, wrk, writeCheckScript } from './lib.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -154,7 +154,6 @@ allow_private_targets = true
     }
   }
   report(`every round (${SECONDS} s each; votes ${VOTE_CONNECTIONS} connections, checks ${CHECK_CONNECTIONS}, split over the instances)`, rows)
-  const median = (xs: number[]) => summarize(xs).p50
   const ratio = (kind: keyof typeof figures, setup: string) => fmt(median(figures[kind][setup]) / median(figures[kind][SETUPS[0]]))
   report('medians of the rounds, and ratios to one instance on SQLite', SETUPS.map((setup) => ({
     setup, 'votes /s (1 server)': fmt(median(figures.votes[setup]), 0), ratio: ratio('votes', setup),

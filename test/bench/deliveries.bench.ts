@@ -25,7 +25,7 @@ import { cleanupTemp, seedServer, sqliteSite, tempDir } from '../helpers.ts'
 import { startVotifierReceiver } from '../push/votifier-receiver.ts'
 import { startServer, stopServer, writeLoadConfig } from '../real-server.ts'
 import { startWebhookReceiver } from '../webhooks/webhook-receiver.ts'
-import { fmt, report, summarize, target } from './lib.ts'
+import { fmt, median, report, summarize, target } from './lib.ts'
 
 const VOTES = 5_000
 const SERVERS = 16
@@ -159,7 +159,6 @@ for (let i = 0; i < LATENCY_VOTES + 20; i++) {
   await Bun.sleep(IDLE_MS)
 }
 
-const median = (xs: number[]) => summarize(xs).p50
 const [lv, lw, bv, bw] = [votifierLatency, webhookLatency, bareVotifier, bareWebhook].map(summarize)
 report(`Deliveries drained: ${VOTES * 2} a round (v2 + webhook, ${SERVERS} servers, ${RECEIVERS}+${RECEIVERS} loopback receivers), concurrency ${concurrency}`, rows)
 report(`Vote → delivery at idle: ${LATENCY_VOTES} votes POSTed to the real site one at a time, ${IDLE_MS} ms apart`, [

@@ -15,6 +15,9 @@ export function summarize(samples: number[]) {
   return { n: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s[s.length - 1], mean: s.reduce((a, b) => a + b, 0) / (s.length || 1) }
 }
 
+// The middle value: what every bench judges its rounds by.
+export const median = (xs: number[]) => summarize(xs).p50
+
 // Times `fn` `n` times after `warmup` untimed runs; milliseconds per call.
 export async function timeEach(n: number, fn: (i: number) => unknown, warmup = Math.min(50, n)): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn(i)

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { cleanupTemp, seedServer, sqliteSite, tempDir } from '../helpers.ts'
 import { startServer, stopServer, writeLoadConfig } from '../real-server.ts'
-import { fmt, report, summarize, target, wrk, type WrkResult } from './lib.ts'
+import { fmt, median, report, target, wrk, type WrkResult } from './lib.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const SECONDS = 5
@@ -56,7 +56,6 @@ for (let round = 0; round < ROUNDS; round++) {
   })
 }
 report(`Votes accepted per second (${CONNECTIONS} connections, ${SECONDS} s per run, captcha off)`, rows)
-const median = (xs: number[]) => summarize(xs).p50
 const against = `bare ${fmt(median(bareRates), 0)} inserts/s`
 const met = [
   target({ name: 'throughput ratio', value: median(ratios), op: '>=', goal: 0.8, against }),
