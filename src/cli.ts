@@ -1,7 +1,7 @@
 import { userJson } from './accounts/schema.ts'
 import { createUser } from './accounts/service.ts'
 import { parseFlags, type Flags } from './cli-args.ts'
-import { databaseLabel, readConfig, type Config } from './config/load.ts'
+import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError, postgresUrl } from './config/schema.ts'
 import { backupDatabase } from './db/backup.ts'
@@ -87,20 +87,19 @@ function integer(text: string | undefined, name: string): number | undefined {
   return Number(text)
 }
 
-// Read through Bun, not node:fs, which `serve` would otherwise load at every start (src/lazy-modules.ts).
-const config = (values: Record<string, unknown>, io: Io): Promise<Config> => readConfig(values.config as string | undefined, io.cwd)
+const config = (values: Record<string, unknown>, io: Io): Config => loadConfig(values.config as string | undefined, io.cwd)
 
 // The configuration of a command run beside the site that opens its database. (`serve` is the
 // site itself: whoever runs it owns the files, as in a container running as root.)
-async function dbConfig(values: Record<string, unknown>, io: Io): Promise<Config> {
-  const cfg = await config(values, io)
+function dbConfig(values: Record<string, unknown>, io: Io): Config {
+  const cfg = config(values, io)
   if (!cfg.database.url) refuseForeignOwner(cfg.database.path)
   return cfg
 }
 
 // Opens the store of the configured site for one command, quietly, and closes it afterwards.
 async function withStore<T>(values: Record<string, unknown>, io: Io, fn: (rt: StoreRuntime) => Promise<T>): Promise<T> {
-  const rt = await openStore(await dbConfig(values, io), { log: createLogger('error') })
+  const rt = await openStore(dbConfig(values, io), { log: createLogger('error') })
   try {
     return await fn(rt)
   } finally {
@@ -115,7 +114,7 @@ async function readStdin(): Promise<string> {
 const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   async serve(args, io) {
     const { values } = parse(args, {})
-    await serveSite(createSite(await openStore(await config(values, io))), { stopSignal: io.stopSignal })
+    await serveSite(createSite(await openStore(config(values, io))), { stopSignal: io.stopSignal })
     return EXIT.ok
   },
 
@@ -176,7 +175,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (!positionals[0]) throw new UsageError('usage: votelist backup FILE')
     const target = resolve(io.cwd, positionals[0])
     if (nodeFs().existsSync(target)) throw new ApiError(409, 'CONFLICT', `${target} already exists; choose a new file`)
-    const cfg = await dbConfig(values, io)
+    const cfg = dbConfig(values, io)
     if (cfg.database.url) {
       throw new ApiError(409, 'CONFLICT', `the site's database is PostgreSQL (${databaseLabel(cfg)}): back it up with its own tools, e.g. pg_dump --format=custom --file=${positionals[0]} followed by the database URL, or the server's continuous archiving; votelist backup copies SQLite files only`)
     }
@@ -195,7 +194,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     } catch (e) {
       throw e instanceof ConfigError ? new UsageError(e.message) : e
     }
-    const cfg = await dbConfig(values, io)
+    const cfg = dbConfig(values, io)
     if (cfg.database.url) throw new ApiError(409, 'CONFLICT', `the site's database is already PostgreSQL (${databaseLabel(cfg)}): db copy moves a SQLite site`)
     if (!nodeFs().existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
     const label = databaseLabel({ database: { ...cfg.database, url: to } })
@@ -210,7 +209,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const usage = 'usage: votelist config check [--config FILE] | votelist config example [--database PATH]'
     if (args[0] === 'check') {
       const { values } = parse(args.slice(1), {})
-      const cfg = await config(values, io)
+      const cfg = config(values, io)
       io.out(`configuration is valid (${cfg.source ?? 'built-in defaults'}); database: ${databaseLabel(cfg)}`)
       return EXIT.ok
     }

@@ -76,35 +76,32 @@ export function databaseLabel(c: Pick<ConfigValues, 'database'>): string {
 }
 
 // `--config FILE` if given (it must exist), else ./votelist.toml if present, else the defaults.
+// What the command line, the site and the tests all read.
 export function loadConfig(file: string | undefined, cwd = process.cwd()): Config {
   const path = configPath(file, cwd)
-  return configFrom(nodeFs().existsSync(path) ? nodeFs().readFileSync(path, 'utf8') : null, path, file, cwd)
+  return configFrom(fileText(path), path, file, cwd)
 }
 
-// The same, the file read through Bun: what the command line uses, so that `serve` starts without
-// loading node:fs (src/lazy-modules.ts). loadConfig is for synchronous callers (tests, scripts).
-export async function readConfig(file: string | undefined, cwd = process.cwd()): Promise<Config> {
-  const path = configPath(file, cwd)
-  return configFrom(await fileText(path), path, file, cwd)
-}
-
-// A file's text, or null if there is no file there (nor a folder in its place, which
-// existsSync() does not count either). Mapped into memory and decoded at once: a read through
-// Bun.file() is the process's first use of Bun's thread pool, 3.3-4.4 ms in a small compiled
-// program against 0.3 for the map (six runs each). What cannot be mapped (an empty file, a pipe
-// such as --config <(...) or a named pipe, a file under /proc) is read through Bun.file(); Bun
-// refuses to map a pipe without opening it for good (EINVAL, its writer undisturbed).
-async function fileText(path: string): Promise<string | null> {
+// A file's text, or null if there is no file there (nor a folder in its place). Mapped into
+// memory and decoded at once: `serve` reads its config without loading node:fs (4.5 ms of a
+// start, src/lazy-modules.ts) or starting Bun's thread pool, which a read through Bun.file() was
+// the process's first use of (3.3-4.4 ms in a small compiled program against 0.3 for the map).
+// What cannot be mapped (an empty file, a pipe such as --config <(...) or a named pipe, a file
+// under /proc) is read through node:fs; Bun refuses to map a pipe without opening it for good
+// (EINVAL, its writer undisturbed).
+function fileText(path: string): string | null {
   const absent = (e: NodeJS.ErrnoException) => e.code === 'ENOENT' || e.code === 'ENOTDIR' || e.code === 'EISDIR'
   try {
     return new TextDecoder().decode(Bun.mmap(path))
   } catch (e) {
     if (absent(e as NodeJS.ErrnoException)) return null
   }
-  return Bun.file(path).text().catch((e: NodeJS.ErrnoException) => {
-    if (absent(e)) return null
+  try {
+    return nodeFs().readFileSync(path, 'utf8')
+  } catch (e) {
+    if (absent(e as NodeJS.ErrnoException)) return null
     throw e
-  })
+  }
 }
 
 const configPath = (file: string | undefined, cwd: string) => (file !== undefined ? resolve(cwd, file) : resolve(cwd, 'votelist.toml'))
