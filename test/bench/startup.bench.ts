@@ -2,9 +2,10 @@
 // resident memory once idle (one second after that answer). Baseline: a bare Bun.serve compiled
 // the same way, started the same way, in the same run. votelist's fresh start includes creating
 // and migrating its database. Judged: health p50 under 60 ms and idle RSS at most 55 MB, fresh
-// and existing database. Also shown, not judged: the RSS after a first round of pages (home,
-// dashboard, API reference), which is what a site that has served holds. BENCH_ROUNDS: starts of
-// each (default 15).
+// and existing database. Also shown, not judged: the time to the first answer through the
+// framework (the global statistics, asked right after health, which the server answers itself),
+// and the RSS after a first round of pages (home, dashboard, API reference), which is what a site
+// that has served holds. BENCH_ROUNDS: starts of each (default 15).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,6 +15,7 @@ const root = join(import.meta.dir, '../..')
 const work = mkdtempSync(join(tmpdir(), 'votelist-startup-'))
 const RUNS = Number(process.env.BENCH_ROUNDS ?? 15)
 const PAGES = ['/', '/dashboard', '/api/docs']
+const FIRST_API = '/api/v1/stats/global'
 
 function sh(cmd: string[], cwd = root) {
   const r = Bun.spawnSync(cmd, { cwd, stdout: 'pipe', stderr: 'pipe' })
@@ -29,8 +31,9 @@ process.on('SIGTERM', () => { s.stop(); process.exit(0) })
 const bare = join(work, 'bare')
 sh([process.execPath, 'build', '--compile', '--bytecode', '--format', 'esm', '--no-compile-autoload-dotenv', '--no-compile-autoload-bunfig', '--outfile', bare, join(work, 'bare.ts')])
 
-// One start: spawn, wait for the logged address, GET health; then idle a second and read RSS;
-// for votelist, ask for the pages, idle a second and read RSS again.
+// One start: spawn, wait for the logged address, GET health (for votelist, then the global
+// statistics); then idle a second and read RSS; for votelist, ask for the pages, idle a second
+// and read RSS again.
 async function start(cmd: string[], cwd: string, pages: string[] = []) {
   const t0 = performance.now()
   const p = Bun.spawn(cmd, { cwd, stdout: 'ignore', stderr: 'pipe' })
@@ -46,6 +49,13 @@ async function start(cmd: string[], cwd: string, pages: string[] = []) {
   const health = await fetch(new URL('/api/v1/health', url))
   const ms = performance.now() - t0
   if (health.status !== 200) throw new Error(`health answered ${health.status}`)
+  let api = NaN
+  if (pages.length) {
+    const r = await fetch(new URL(FIRST_API, url))
+    await r.arrayBuffer()
+    api = performance.now() - t0
+    if (r.status !== 200) throw new Error(`${FIRST_API} answered ${r.status}`)
+  }
   await Bun.sleep(1000)
   const rss = memoryKb('VmRSS', p.pid) / 1024
   for (const path of pages) {
@@ -57,11 +67,11 @@ async function start(cmd: string[], cwd: string, pages: string[] = []) {
   const served = memoryKb('VmRSS', p.pid) / 1024
   p.kill('SIGTERM')
   if ((await p.exited) !== 0) throw new Error(`${cmd[0]} did not exit cleanly`)
-  return { ms, rss, served }
+  return { ms, api, rss, served }
 }
 
-const results: Record<string, { ms: number[]; rss: number[]; served: number[] }> = {
-  bare: { ms: [], rss: [], served: [] }, fresh: { ms: [], rss: [], served: [] }, existing: { ms: [], rss: [], served: [] },
+const results: Record<string, { ms: number[]; api: number[]; rss: number[]; served: number[] }> = {
+  bare: { ms: [], api: [], rss: [], served: [] }, fresh: { ms: [], api: [], rss: [], served: [] }, existing: { ms: [], api: [], rss: [], served: [] },
 }
 const existingDir = mkdtempSync(join(work, 'existing-'))
 writeFileSync(join(existingDir, 'votelist.toml'), '[http]\nhost = "127.0.0.1"\nport = 0\n')
@@ -73,6 +83,7 @@ for (let i = 0; i < RUNS; i++) {
   const e = await start([votelist, 'serve', '--config', join(existingDir, 'votelist.toml')], existingDir, PAGES)
   for (const [k, r] of [['bare', b], ['fresh', f], ['existing', e]] as const) {
     results[k].ms.push(r.ms)
+    results[k].api.push(r.api)
     results[k].rss.push(r.rss)
     results[k].served.push(r.served)
   }
@@ -84,6 +95,7 @@ report(`start-up, ${RUNS} runs each (p50; ratio = votelist / bare Bun.serve bina
   return {
     run: name === 'bare' ? 'bare Bun.serve' : `votelist, ${name} database`,
     'health p50 ms': fmt(ms.p50, 1), 'health max ms': fmt(ms.max, 1), 'vs bare': fmt(ms.p50 / base.ms),
+    'first API answer p50 ms': name === 'bare' ? '' : fmt(summarize(r.api).p50, 1),
     'idle RSS MB': fmt(rss.p50, 1), 'RSS vs bare': fmt(rss.p50 / base.rss),
     'RSS after pages MB': name === 'bare' ? '' : fmt(summarize(r.served).p50, 1),
   }
