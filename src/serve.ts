@@ -36,8 +36,8 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     try {
       // Bun.serve itself rather than Elysia's listen(), which composes the app's handler twice and,
       // once listening, composes it again with the route table and asks for a collection: work
-      // the first requests waited behind. Every route but the check is in app.fetch (the app has
-      // systemRouter off), so the server's own routes are the app's serve.routes.
+      // the first requests waited behind. Every route but the check and health is in app.fetch
+      // (the app has systemRouter off), so the server's own routes are the app's serve.routes.
       // reusePort off: with SO_REUSEPORT a second site on this port would start beside the first
       // and the kernel would split the requests between two databases.
       const maxRequestBodySize = outerBodyLimit([rt.config.http.max_body_bytes, ...routeBodyLimits(app.routes).values()])
