@@ -51,7 +51,7 @@ export async function createApp(site: Site) {
     .use(await dashboardRoutes(site.config))
     // Answers once the server listens, which is only after the migrations have run. The server
     // answers it itself (healthAnswer); this route describes it and answers in-process requests.
-    .get('/api/v1/health', () => ({ ok: true as const, version: VERSION }), {
+    .get('/api/v1/health', () => HEALTH, {
       response: t.Object({ ok: t.Literal(true), version: t.String() }),
       detail: { summary: 'Liveness and version', tags: ['System'] },
     })
@@ -80,6 +80,7 @@ export type App = Awaited<ReturnType<typeof createApp>>
 // costs no JavaScript, and the first health check after a start no longer waits for the framework's
 // first request (its handler's first call and the route's composition, about 6 ms of a start:
 // 67.6 against 73.5 ms on an existing database, 20 alternating starts). Bun adds an ETag.
+const HEALTH = { ok: true as const, version: VERSION }
 export function healthAnswer(): Response {
-  return new Response(JSON.stringify({ ok: true, version: VERSION }), { headers: { ...EVERY_ANSWER, 'content-type': 'application/json;charset=utf-8' } })
+  return new Response(JSON.stringify(HEALTH), { headers: { ...EVERY_ANSWER, 'content-type': 'application/json;charset=utf-8' } })
 }
