@@ -29,8 +29,7 @@ import { VERSION } from './version.ts'
 import { voteRoutes } from './votes/routes.ts'
 
 // Mounts the feature modules, the static assets and the liveness check; no logic lives here.
-// Async because the dashboard and media routes read their files before they can route them.
-export async function createApp(site: Site) {
+export function createApp(site: Site) {
   // The check endpoint, which plugins poll, is also a route of the HTTP server itself, in front
   // of the framework's router (see check-route.ts); requests it does not answer go to the app.
   // So is the liveness check, a fixed answer (healthAnswer, below). Every other route goes
@@ -48,7 +47,7 @@ export async function createApp(site: Site) {
     .use(bodyLimit(site.config.http.max_body_bytes, () => app.routes))
     // web/assets and web/dashboard at /assets, mounted at their first request.
     .use(assetRoutes())
-    .use(await dashboardRoutes(site.config))
+    .use(dashboardRoutes(site.config))
     // Answers once the server listens, which is only after the migrations have run. The server
     // answers it itself (healthAnswer); this route describes it and answers in-process requests.
     .get('/api/v1/health', () => HEALTH, {
@@ -65,7 +64,7 @@ export async function createApp(site: Site) {
     .use(ownershipRoutes(site))
     .use(deliveryRoutes(site))
     .use(statsRoutes(site))
-    .use(await mediaRoutes(site, join(webDir, 'assets', 'default-icon.png')))
+    .use(mediaRoutes(site, join(webDir, 'assets', 'default-icon.png')))
     .use(vendorRoutes())
     .use(verificationRoutes(site))
     .use(pageRoutes(site))

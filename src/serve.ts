@@ -30,7 +30,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     await recoverInterruptedWork(rt)
     registerSiteWork(rt)
     listening = await listenToOtherInstances(rt)
-    const base = await createApp(rt)
+    const base = createApp(rt)
     const app = opts.extend ? opts.extend(base) : base
     const { host, port } = rt.config.http
     try {

@@ -124,7 +124,7 @@ function withQueries(rt: Site & { clock: ManualClock; log: ReturnType<typeof mem
   })
 }
 
-// The whole app on a test runtime (async: the static plugin lists embedded files first).
+// The whole app on a test runtime.
 export function testApp(rt: Site) {
   return createApp(rt)
 }

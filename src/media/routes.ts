@@ -3,6 +3,7 @@ import { Ok } from '../accounts/schema.ts'
 import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import type { Clock } from '../clock.ts'
+import { atFirstUse } from '../first-use.ts'
 import { bodyLimitOption } from '../http/body-limit.ts'
 import { notFound } from '../http/errors.ts'
 import type { ServersRepo } from '../servers/repo.ts'
@@ -65,16 +66,20 @@ const BannerAnswer = t.Object({
 // Server icons (kept by the ping rounds) and banners (uploaded by owners), as images. They are
 // not counted against the public API's rate limit: a ranking page shows 50 of each, and the
 // browser caches them like the site's other static files.
-export async function mediaRoutes(deps: MediaRoutesDeps, defaultIconFile: string) {
-  const defaultIcon = await Bun.file(defaultIconFile).bytes()
-  const defaultHash = imageHash(defaultIcon)
+// The default icon is read when a server without an icon is first asked for, not at start.
+export function mediaRoutes(deps: MediaRoutesDeps, defaultIconFile: string) {
+  const defaultIcon = atFirstUse(async () => {
+    const png = await Bun.file(defaultIconFile).bytes()
+    return { png, hash: imageHash(png) }
+  })
   return new Elysia({ name: 'media.routes' })
     .use(ownerAuth(deps))
     .use(bodyLimitOption)
     .get('/api/v1/servers/:slug/icon.png', async ({ params, request }) => {
       const server = await listedServer(deps.store.servers, params.slug)
       const icon = await deps.store.servers.icon(server.num)
-      return icon ? imageAnswer(request, icon.png, 'image/png', icon.hash) : imageAnswer(request, defaultIcon, 'image/png', defaultHash)
+      const shown = icon ?? await defaultIcon()
+      return imageAnswer(request, shown.png, 'image/png', shown.hash)
     }, {
       params: SlugParams,
       detail: {
