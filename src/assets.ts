@@ -2,6 +2,7 @@ import { staticPlugin } from '@elysiajs/static'
 import { Elysia, NotFoundError } from 'elysia'
 import { dashboardAssets } from './dashboard/routes.ts'
 import { join } from './file-path.ts'
+import { atFirstUse } from './first-use.ts'
 import { webDir } from './paths.ts'
 
 // The embedded files under /assets: web/assets, and the dashboard's web/dashboard at
@@ -11,17 +12,12 @@ import { webDir } from './paths.ts'
 // /assets, to which this route hands every such request. A path it has no file for gets the
 // site's own 404.
 export function assetRoutes() {
-  let files: Promise<Elysia> | null = null
-  const mount = () => (files ??= (async () => new Elysia()
+  // A mount that failed (a file it could not read) is tried again at the next request.
+  const mount = atFirstUse(async () => new Elysia()
     // alwaysStatic is explicit because the plugin otherwise reads NODE_ENV, which `bun build`
     // inlines: one behaviour in both.
     .use(await staticPlugin({ assets: join(webDir, 'assets'), prefix: '/assets', alwaysStatic: true, maxAge: 3600, silent: true }))
-    .use(await dashboardAssets()))()
-    // A mount that failed (a file it could not read) is tried again at the next request.
-    .catch((e: unknown) => {
-      files = null
-      throw e
-    }))
+    .use(await dashboardAssets()))
   return new Elysia({ name: 'http.assets' }).get('/assets/*', async ({ request }) => {
     // A HEAD is answered from the GET's answer, as for any route (its length included).
     const asked = request.method === 'HEAD' ? new Request(request, { method: 'GET' }) : request

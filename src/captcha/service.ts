@@ -1,6 +1,7 @@
 import type { Challenge, Solution } from 'altcha-lib'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
+import { atFirstUse } from '../first-use.ts'
 import { invalidParameter } from '../http/errors.ts'
 import { hmacSha256 } from '../ids.ts'
 import type { Scheduler } from '../jobs/scheduler.ts'
@@ -25,8 +26,7 @@ export const CAPTCHA_FIELD = 'altcha'
 
 // altcha-lib is loaded at the first challenge, not at start: its PBKDF2 module brings node:crypto,
 // 9-10 ms of every start, for a form that many starts never show.
-let lib: Promise<[typeof import('altcha-lib'), typeof import('altcha-lib/algorithms/pbkdf2')]> | undefined
-const altcha = () => (lib ??= Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/pbkdf2')]))
+const altcha = atFirstUse(() => Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/pbkdf2')]))
 
 // One key per purpose, derived from the site secret, so that a captcha signature can never pass
 // for a session or a dual-stack token.

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Config } from '../config/load.ts'
+import { atFirstUse } from '../first-use.ts'
 import { renderApiDocsPage, type OpenApiDocument } from './api-docs-page.ts'
 import { htmlResponse, pageView } from './layout.ts'
 import { VERSION } from '../version.ts'
@@ -22,19 +23,19 @@ interface GlobalView {
 // reference nobody reads never holds its code.
 export function apiDocs(config: Config) {
   const docs = new Elysia({ name: 'http.api-docs' })
-  let documentHandler: Promise<() => OpenApiDocument> | null = null
   // The plugin's document handler, called directly so that the page shows exactly what
   // /api/docs/json serves (it returns its cached document while the routes are unchanged). The
   // plugin is not mounted: it is handed the site's routes and models as mounting would hand them
   // (Elysia's use() sets these two functions on a plugin), through this plugin, which is mounted.
   const mounted = docs as unknown as GlobalView
-  const documentOf = async () => (await (documentHandler ??= import('@elysiajs/openapi').then(({ openapi }) => {
+  const documentHandler = atFirstUse(() => import('@elysiajs/openapi').then(({ openapi }) => {
     const spec = openapiDocument(openapi)
     Object.assign(spec, { getGlobalRoutes: () => mounted.getGlobalRoutes(), getGlobalDefinitions: () => mounted.getGlobalDefinitions() } satisfies GlobalView)
     const handler = spec.routes.find((r) => r.path === DOCUMENT)?.handler
     if (typeof handler !== 'function') throw new Error(`@elysiajs/openapi no longer serves ${DOCUMENT} from a route handler`)
     return handler as () => OpenApiDocument
-  })))()
+  }))
+  const documentOf = async () => (await documentHandler())()
   // One page per language of the site's header and footer (the reference itself is English).
   let cached: { doc: OpenApiDocument; pages: Map<string, string> } | null = null
   return docs
