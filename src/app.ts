@@ -10,7 +10,7 @@ import { deliveryRoutes } from './deliveries/routes.ts'
 import { join } from './file-path.ts'
 import { bodyLimit } from './http/body-limit.ts'
 import { errorHandler } from './http/error-handler.ts'
-import { EVERY_ANSWER, securityHeaders } from './http/security-headers.ts'
+import { JSON_ANSWER, securityHeaders } from './http/security-headers.ts'
 import { languageRoutes } from './i18n/routes.ts'
 import { keyRoutes } from './keys/routes.ts'
 import { mediaRoutes } from './media/routes.ts'
@@ -81,5 +81,5 @@ export type App = Awaited<ReturnType<typeof createApp>>
 // 67.6 against 73.5 ms on an existing database, 20 alternating starts). Bun adds an ETag.
 const HEALTH = { ok: true as const, version: VERSION }
 export function healthAnswer(): Response {
-  return new Response(JSON.stringify(HEALTH), { headers: { ...EVERY_ANSWER, 'content-type': 'application/json;charset=utf-8' } })
+  return new Response(JSON.stringify(HEALTH), { headers: JSON_ANSWER })
 }

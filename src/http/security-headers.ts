@@ -53,6 +53,10 @@ function inSecretArea(url: string): boolean {
 // verification check.)
 export const EVERY_ANSWER = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin' } as const
 
+// A JSON answer the HTTP server gives itself, in front of the framework (the check, health): the
+// headers of every answer and the type Elysia gives the JSON it sends.
+export const JSON_ANSWER = { ...EVERY_ANSWER, 'content-type': 'application/json;charset=utf-8' } as const
+
 export const securityHeaders = () =>
   new Elysia({ name: 'http.security-headers' })
     .headers(EVERY_ANSWER)

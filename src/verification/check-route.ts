@@ -3,7 +3,7 @@ import type { Awaitable } from '../db/store.ts'
 import { apiErrorAnswer } from '../http/error-handler.ts'
 import { refuseIfLimited, withRateLimitHeaders, type RateDecision } from '../http/rate-limit.ts'
 import { toInteger } from '../http/schema.ts'
-import { EVERY_ANSWER } from '../http/security-headers.ts'
+import { EVERY_ANSWER, JSON_ANSWER } from '../http/security-headers.ts'
 import type { Logger } from '../log.ts'
 import { presentedKey, type KeyedDeps } from '../keys/api-key.ts'
 import type { LiveKey } from '../keys/repo.ts'
@@ -23,7 +23,6 @@ import { planCheck, runCheck, type CheckPlan, type VerificationDeps } from './se
 const PARAMETERS = new Set(Object.keys(CheckQuery.properties))
 // Compiled at the first check rather than at start (a few ms of every start).
 let validQuery: ReturnType<typeof TypeCompiler.Compile<typeof CheckQuery>> | undefined
-const JSON_TYPE = 'application/json;charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
 
 type Query = Record<string, string>
@@ -48,7 +47,7 @@ function plainQuery(url: string): Query | null {
 
 // The answer's headers: the security headers and the type, prepared once, with the RateLimit
 // values set on a copy (see withRateLimitHeaders).
-const JSON_HEADERS = new Headers({ ...EVERY_ANSWER, 'content-type': JSON_TYPE })
+const JSON_HEADERS = new Headers(JSON_ANSWER)
 const TEXT_HEADERS = new Headers({ ...EVERY_ANSWER, 'content-type': TEXT_TYPE })
 
 function answer(q: Query, d: RateDecision, r: CheckResult): Response {
