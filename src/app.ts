@@ -72,7 +72,7 @@ export function createApp(site: Site) {
     .use(voteRoutes(site))
     .use(captchaRoutes(site))
 }
-export type App = Awaited<ReturnType<typeof createApp>>
+export type App = ReturnType<typeof createApp>
 
 // GET /api/v1/health as a static answer of the HTTP server itself (HEAD too), the same as the
 // framework's route answers: its body never changes while the process lives. A monitor polling it
