@@ -14,7 +14,8 @@ async function seen(r: Response) {
 
 // The running site answers health from the HTTP server's own routes; it must answer exactly as
 // the framework's route does in process (the reference, and what the API docs describe), for
-// GET and HEAD, and leave every other method to the framework (404 as before).
+// GET and HEAD, and leave every other method to the framework (404 as before). A monitor may
+// revalidate it with the ETag the server adds.
 test('a served site answers health as the framework\'s route does, GET and HEAD; other methods are not found', async () => {
   const child = spawnChild([process.execPath, mainScript, 'serve', '--config', writeSiteConfig(tempDir())])
   const url = await listeningUrl(child)
@@ -25,8 +26,12 @@ test('a served site answers health as the framework\'s route does, GET and HEAD;
     expect({ method, ...served }).toEqual({ method, ...reference })
     expect(served.status).toBe(method === 'POST' ? 404 : 200)
   }
+  // The server's own answer, which the framework's is not: a cache validator, and 304 to it.
   const get = await fetch(`${url}/api/v1/health`)
+  const etag = get.headers.get('etag')
+  expect(etag).toMatch(/^"[0-9a-f]+"$/)
   expect(await get.json()).toMatchObject({ ok: true })
+  expect((await fetch(`${url}/api/v1/health`, { headers: { 'if-none-match': etag! } })).status).toBe(304)
   child.proc.kill('SIGTERM')
   expect(await child.exited).toBe(0)
 })
