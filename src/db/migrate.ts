@@ -7,22 +7,6 @@ export class MigrationError extends Error {}
 // Applies, in name order, every migration not yet recorded, with its record. Returns the names
 // applied.
 export function migrate(db: Database, list: readonly Migration[] = embedded, now = Date.now()): string[] {
-  // A database with no schema at all (a first start) has nothing to lose: its first WAL write,
-  // which syncs the new WAL's header and the data folder, and its migrations run unsynced. They
-  // become durable at the first checkpoint, as every commit under synchronous=NORMAL does.
-  if (!(db.query('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n) {
-    const { synchronous } = db.query('PRAGMA synchronous').get() as { synchronous: number }
-    db.run('PRAGMA synchronous = OFF')
-    try {
-      return migrateSchema(db, list, now)
-    } finally {
-      db.run(`PRAGMA synchronous = ${synchronous}`)
-    }
-  }
-  return migrateSchema(db, list, now)
-}
-
-function migrateSchema(db: Database, list: readonly Migration[], now: number): string[] {
   try {
     db.run(`CREATE TABLE IF NOT EXISTS schema_migration (
       name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) WITHOUT ROWID`)

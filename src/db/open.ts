@@ -31,11 +31,6 @@ function openFile(path: string): Database {
 // bun:sqlite defaults to a rollback journal, synchronous=FULL, no busy timeout and foreign keys
 // off; votelist needs the opposite on every connection.
 function configure(db: Database) {
-  // Switching to WAL writes the file's header through a rollback journal, under bun:sqlite's
-  // synchronous=FULL: four fsyncs (journal, folder, journal, database) on a first start. A
-  // database with no page yet (just created) has nothing to lose, so it switches unsynced; an
-  // existing one (a copy in rollback mode) switches as durably as ever.
-  if ((db.query('PRAGMA page_count').get() as { page_count: number }).page_count === 0) db.run('PRAGMA synchronous = OFF')
   db.run('PRAGMA journal_mode = WAL')
   db.run('PRAGMA synchronous = NORMAL')
   db.run('PRAGMA busy_timeout = 5000')

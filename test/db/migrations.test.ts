@@ -27,15 +27,6 @@ describe('migrations', () => {
     db.close()
   })
 
-  test('a database without a schema migrates unsynced and keeps synchronous=NORMAL afterwards, as an up-to-date one does', () => {
-    const db = openDatabase(join(tempDir(), 'v.db'))
-    expect(migrate(db)).toEqual(migrations.map((m) => m.name))
-    expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 1 })
-    expect(migrate(db)).toEqual([])
-    expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 1 })
-    db.close()
-  })
-
   test('applies every migration once, records it, and is a no-op the second time', () => {
     const path = join(tempDir(), 'v.db')
     const db = openDatabase(path)
