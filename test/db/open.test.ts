@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { openDatabase, writeTx } from '../../src/db/open.ts'
@@ -13,6 +14,23 @@ function table(name = 'd.db') {
 }
 
 describe('openDatabase and writeTx', () => {
+  test('a new database and an existing one in rollback-journal mode both open in WAL with synchronous=NORMAL, the existing one with its rows', () => {
+    const dir = tempDir()
+    const fresh = openDatabase(join(dir, 'new.db'))
+    expect([fresh.query('PRAGMA journal_mode').get(), fresh.query('PRAGMA synchronous').get()]).toEqual([{ journal_mode: 'wal' }, { synchronous: 1 }])
+    fresh.close()
+    const path = join(dir, 'old.db')
+    const old = new Database(path, { create: true })
+    expect(old.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'delete' })
+    old.run('CREATE TABLE t (x INTEGER NOT NULL)')
+    old.run('INSERT INTO t (x) VALUES (1), (2)')
+    old.close()
+    const db = openDatabase(path)
+    expect([db.query('PRAGMA journal_mode').get(), db.query('PRAGMA synchronous').get()]).toEqual([{ journal_mode: 'wal' }, { synchronous: 1 }])
+    expect(db.query('SELECT x FROM t ORDER BY x').all()).toEqual([{ x: 1 }, { x: 2 }])
+    db.close()
+  })
+
   test('statement journals are kept in memory (temp_store = MEMORY)', () => {
     const { db } = table()
     expect(db.query('PRAGMA temp_store').get()).toEqual({ temp_store: 2 })
