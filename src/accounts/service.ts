@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { runScriptAsync, use, type StoreWrites, type TxScript } from '../db/store.ts'
+import { atFirstUse } from '../first-use.ts'
 import { ApiError, conflict, forbidden, invalidParameter, unauthenticated } from '../http/errors.ts'
 import type { RateLimiter } from '../http/rate-limit.ts'
 import { newId } from '../ids.ts'
@@ -89,8 +90,8 @@ export const registerUser = (deps: LoginDeps, input: { email: string; password: 
   createUser(deps, input, { gate: deps.hashGate, firstOnly: !deps.config.accounts.open_registration })
 
 // Unknown e-mail addresses are verified against this hash too, so that the answer time does not
-// tell which addresses have an account.
-let dummyHash: Promise<string> | null = null
+// tell which addresses have an account. Made at the first login for an unknown address.
+const dummyHash = atFirstUse(() => hashPassword(crypto.randomUUID()))
 
 // The account behind these credentials. Failed attempts count per account (whatever the client
 // address, so a botnet cannot spread a guessing attack); past the limit the account refuses
@@ -104,7 +105,7 @@ export async function logIn(deps: LoginDeps, email: string, password: string): P
   }
   const user = await deps.store.users.byEmail(key)
   const valid = await deps.hashGate.run(async () => {
-    const hash = user?.passwordHash ?? (await (dummyHash ??= hashPassword(crypto.randomUUID())))
+    const hash = user?.passwordHash ?? (await dummyHash())
     return Bun.password.verify(password, hash)
   })
   if (!user || !valid) {
