@@ -4,7 +4,9 @@ import { databaseLabel } from './config/load.ts'
 import { acquireInstanceLock } from './db/instance-lock.ts'
 import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
 import type { Logger } from './log.ts'
+import { listingPolicy } from './servers/service.ts'
 import { listenToOtherInstances, recoverInterruptedWork, registerSiteWork, type Site } from './site.ts'
+import { createVoteWriter, type VoteWriter } from './votes/writer.ts'
 import { VERSION } from './version.ts'
 
 export class StartError extends Error {}
@@ -24,7 +26,8 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
   const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
   let lock: { release(): void } | null = null
   let listening: { stop(): Promise<void> } | null = null
-  let checkpoints: { stop(): Promise<void> } | null = null
+  let checkpoints: { stop(): Promise<void>; readonly running: boolean } | null = null
+  let voteWriter: VoteWriter | null = null
   try {
     if (rt.store.kind === 'sqlite') lock = acquireInstanceLock(rt.config.database.path)
     await recoverInterruptedWork(rt)
@@ -47,7 +50,15 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     }
     rt.siteUrl.listening(app.server!.port!)
     rt.scheduler.start()
-    checkpoints = rt.store.checkpointInBackground(rt.log)
+    // On a SQLite file, WAL checkpoints and votes are written on threads of their own.
+    if (rt.store.kind === 'sqlite') {
+      voteWriter = createVoteWriter({
+        path: rt.config.database.path, policy: listingPolicy(rt.config), log: rt.log,
+        onDue: rt.queue.dueElsewhere, checkpointing: () => checkpoints?.running ?? false,
+      })
+    }
+    checkpoints = rt.store.checkpointInBackground(rt.log, voteWriter?.hold)
+    if (checkpoints) rt.voteWriter = voteWriter
     rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: databaseLabel(rt.config), config: rt.config.source })
     if (!rt.siteUrl.configured) {
       rt.log.warn(`site.base_url is not set: links use the default address ${rt.siteUrl.base()}, and the dashboard works from this machine only; set site.base_url in the configuration to the address people open`, { accepted: rt.siteUrl.origins() })
@@ -67,6 +78,8 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     // that no request can use a key any more, or up to a minute of it would be lost.
     await flushKeyUse(rt)
   } finally {
+    rt.voteWriter = null
+    await voteWriter?.stop()
     await checkpoints?.stop()
     await listening?.stop().catch(() => {})
     await rt.store.close()

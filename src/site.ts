@@ -16,6 +16,7 @@ import { systemLookup, type Lookup } from './net/guard.ts'
 import type { StoreRuntime } from './runtime.ts'
 import { registerStatsWork } from './stats/round.ts'
 import type { Store } from './store.ts'
+import type { VoteWriter } from './votes/writer.ts'
 
 // What only a running site needs beside its store: the job queue and the scheduler that owns
 // every timer, the rate limiters, the API keys' cache and the gates that bound password hashes
@@ -65,6 +66,8 @@ export function createSite<S extends Store>(rt: StoreRuntime<S>, opts: { lookup?
       (jobId) => queue.hasten(jobId),
     ),
     attemptLedger,
+    // The votes' own writer thread, while the site serves on a SQLite file (src/serve.ts).
+    voteWriter: null as VoteWriter | null,
   }
 }
 export type Site<S extends Store = Store> = ReturnType<typeof createSite<S>>

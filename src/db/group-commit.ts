@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { Database, Statement } from 'bun:sqlite'
 import { writeTx } from './open.ts'
 
 // Group commit for votes. Under load most of a vote's cost is the commit itself (WAL frames for
@@ -22,14 +22,18 @@ import { writeTx } from './open.ts'
 
 export type Atomicity = 'self' | 'bare'
 
-interface Pending {
+// A write of a group: `write` runs inside the group's transaction.
+export interface GroupWrite {
   write: () => unknown
   atomicity: Atomicity
+}
+
+interface Pending extends GroupWrite {
   resolve: (value: unknown) => void
   reject: (error: unknown) => void
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
+export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
 export type GroupCommit = (<T>(write: () => T, atomicity?: Atomicity) => Promise<T>) & {
   // Writes handed in from now on wait until `until` settles (the WAL checkpointer catching up:
@@ -40,28 +44,44 @@ export type GroupCommit = (<T>(write: () => T, atomicity?: Atomicity) => Promise
 // Thrown out of a first attempt to roll it back: a bare write failed after changing something.
 class PartialWrite extends Error {}
 
-export function createGroupCommit(db: Database): GroupCommit {
-  let pending: Pending[] = []
-  const totalChanges = db.prepare('SELECT total_changes() AS n')
-  const changes = () => (totalChanges.get() as { n: number }).n
+const totalChanges = new WeakMap<Database, Statement>()
+
+// Writes `group` in ONE transaction, at once, and answers each write's outcome; throws, having
+// written nothing, when the transaction itself fails (its commit, a full disk). The group commit
+// below runs it at the end of a turn; the vote writer's thread, for the batches it is sent
+// (src/votes/writer-thread.ts).
+export function writeGroup(db: Database, group: GroupWrite[]): Outcome[] {
+  let statement = totalChanges.get(db)
+  if (!statement) totalChanges.set(db, (statement = db.prepare('SELECT total_changes() AS n')))
+  const total = statement
+  const changes = () => (total.get() as { n: number }).n
 
   // One transaction over the group. `savepoints`: bare writes run each in a savepoint.
-  function attempt(group: Pending[], savepoints: boolean): Outcome[] {
-    return writeTx(db, () => group.map((p): Outcome => {
-      const watched = p.atomicity === 'bare' && !savepoints
-      const before = watched ? changes() : 0
-      try {
-        return { ok: true, value: p.atomicity === 'bare' && savepoints ? writeTx(db, p.write) : p.write() }
-      } catch (error) {
-        // SQLite ends the whole transaction itself on some errors (a full disk, an I/O error):
-        // the group's earlier writes are gone, and the next ones must not run on their own
-        // outside it (each would commit alone while the group reports failure).
-        if (!db.inTransaction) throw error
-        if (watched && changes() !== before) throw new PartialWrite()
-        return { ok: false, error }
-      }
-    }))
+  const attempt = (savepoints: boolean): Outcome[] => writeTx(db, () => group.map((p): Outcome => {
+    const watched = p.atomicity === 'bare' && !savepoints
+    const before = watched ? changes() : 0
+    try {
+      return { ok: true, value: p.atomicity === 'bare' && savepoints ? writeTx(db, p.write) : p.write() }
+    } catch (error) {
+      // SQLite ends the whole transaction itself on some errors (a full disk, an I/O error):
+      // the group's earlier writes are gone, and the next ones must not run on their own
+      // outside it (each would commit alone while the group reports failure).
+      if (!db.inTransaction) throw error
+      if (watched && changes() !== before) throw new PartialWrite()
+      return { ok: false, error }
+    }
+  }))
+
+  try {
+    return attempt(false)
+  } catch (error) {
+    if (!(error instanceof PartialWrite)) throw error
+    return attempt(true)
   }
+}
+
+export function createGroupCommit(db: Database): GroupCommit {
+  let pending: Pending[] = []
 
   let held: Promise<unknown> | null = null
 
@@ -78,12 +98,7 @@ export function createGroupCommit(db: Database): GroupCommit {
     pending = []
     let outcomes: Outcome[]
     try {
-      try {
-        outcomes = attempt(group, false)
-      } catch (error) {
-        if (!(error instanceof PartialWrite)) throw error
-        outcomes = attempt(group, true)
-      }
+      outcomes = writeGroup(db, group)
     } catch (error) {
       for (const p of group) p.reject(error)
       return

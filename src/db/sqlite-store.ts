@@ -28,7 +28,13 @@ export function createSqliteStore<R extends object>(db: Database, repositories: 
       }
     },
     backup: (target) => backupDatabaseInWorker(db.filename, target),
-    checkpointInBackground: (log) => (checkpointer = startCheckpointer(db, log, shared.hold)),
+    checkpointInBackground(log, alsoHold) {
+      checkpointer = startCheckpointer(db, log, (until) => {
+        shared.hold(until)
+        alsoHold?.(until)
+      })
+      return checkpointer
+    },
     close: () => {
       beforeClose()
       db.close()

@@ -44,7 +44,10 @@ export interface StoreControl {
   backup(target: string): Promise<void>
   // While the site serves: SQLite's WAL checkpoints move to a thread of their own
   // (src/db/checkpointer.ts); null where there is nothing to move (PostgreSQL, in memory).
-  checkpointInBackground(log: Logger): { stop(): Promise<void> } | null
+  // `alsoHold`: what else writes to the file (the vote writer: src/votes/writer.ts) is held back
+  // with the site's grouped writes while the checkpoints catch up. `running`: the thread runs,
+  // and the site's connection no longer checkpoints by itself.
+  checkpointInBackground(log: Logger, alsoHold?: (until: Promise<unknown>) => void): { stop(): Promise<void>; readonly running: boolean } | null
   close(): Awaitable<void>
 }
 

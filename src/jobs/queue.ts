@@ -27,6 +27,9 @@ export interface JobQueue {
   handle<P>(kind: string, handler: JobHandler<P>): void
   drain(): Promise<number>
   notify(): void
+  // Jobs were queued due now through another connection (the vote writer's: src/votes/writer.ts),
+  // which the repository's onDue does not hear: they are run as if queued here.
+  dueElsewhere(): void
   hasten(id: number): Promise<boolean>
   onEnqueue(fn: () => void): void
   releaseLeases(): Promise<number>
@@ -47,7 +50,8 @@ export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: 
   let stopping = false
   // Jobs running now, whoever drains: stop() waits for every one of them.
   const inFlight = new Set<Promise<void>>()
-  jobs.onDue(() => { wakeDrain?.(); enqueued() })
+  const due = () => { wakeDrain?.(); enqueued() }
+  jobs.onDue(due)
 
   async function runOne(job: Job) {
     const handler = handlers.get(job.kind)!
@@ -91,6 +95,7 @@ export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: 
       }
     },
     notify: () => wakeDrain?.(),
+    dueElsewhere: due,
     // Makes a waiting job due now (a job parked until a resource frees up). False when the job is
     // gone, running, or already due.
     hasten: async (id) => jobs.hasten(id, clock.now()),

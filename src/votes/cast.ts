@@ -4,8 +4,9 @@ import { forbidden } from '../http/errors.ts'
 import type { SiteUrl } from '../http/site-url.ts'
 import { checkPseudo } from '../servers/pseudo.ts'
 import { readAddressToken } from './address-token.ts'
-import { writeVote, type RecordedVote, type VoteDeps } from './service.ts'
+import { castScript, voteTime, type RecordedVote, type VoteDeps, type VoteJob } from './service.ts'
 import type { FoundTarget, VoteTargets } from './targets.ts'
+import type { VoteWriter } from './writer.ts'
 
 // A vote sent by a player through the vote form (or its JSON twin): the checks in front of
 // recordVote, cheapest first, so that a mistyped name does not burn a solved captcha.
@@ -17,7 +18,8 @@ export interface VoteForm {
   ipv6Token?: unknown
 }
 
-export type CastDeps = VoteDeps & CaptchaDeps & { siteUrl: SiteUrl }
+// `voteWriter`: the vote writer's thread, while the site serves on SQLite (src/votes/writer.ts).
+export type CastDeps = VoteDeps & CaptchaDeps & { siteUrl: SiteUrl; voteWriter?: VoteWriter | null }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '')
 
@@ -56,9 +58,11 @@ async function namePasses(targets: VoteTargets, found: FoundTarget, typed: strin
   }
 }
 
-// Resolves once the vote is durable. Votes arriving together may share one commit (on SQLite,
-// src/db/group-commit.ts): most of a vote's cost is the commit. `found`: the server as the vote
-// path found it in `targets` (src/votes/targets.ts), confirmed inside the transaction.
+// Resolves once the vote is durable. Votes arriving together share one commit, on the vote
+// writer's thread while the site serves on SQLite (src/votes/writer.ts), or else in the group
+// commit of the site's own connection (src/db/group-commit.ts): most of a vote's cost is its
+// transaction. `found`: the server as the vote path found it in `targets` (src/votes/targets.ts),
+// confirmed inside the transaction.
 export async function castVote(deps: CastDeps, targets: VoteTargets, found: FoundTarget, form: VoteForm, address: string | null): Promise<RecordedVote> {
   const pseudo = await namePasses(targets, found, text(form.pseudo).trim())
   const addresses = [address]
@@ -67,8 +71,8 @@ export async function castVote(deps: CastDeps, targets: VoteTargets, found: Foun
   if (ipv4_url && text(form.ipv4Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv4Token), 4, now, 'ipv4Token'))
   if (ipv6_url && text(form.ipv6Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv6Token), 6, now, 'ipv6Token'))
   if (deps.config.votes.captcha === 'pow') await checkCaptcha(deps, text(form.altcha) || undefined)
-  return deps.store.write(function* (tx) {
-    const server = yield* targets.confirm(tx, found)
-    return yield* writeVote(tx, deps, { server, pseudo, addresses })
-  }, { shared: true })
+  const job: VoteJob = { found: { target: found.target, version: found.version }, pseudo, addresses, ...voteTime(deps) }
+  const cast = await (deps.voteWriter?.write(job) ?? deps.store.write((tx) => castScript(tx, job), { shared: true }))
+  if (cast.reread) targets.remember(cast.reread.target, cast.reread.version)
+  return cast.recorded
 }

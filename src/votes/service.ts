@@ -9,7 +9,7 @@ import { ipKey } from '../net/ip.ts'
 import { checkPseudo, pseudoKey } from '../servers/pseudo.ts'
 import type { VoteTarget } from '../servers/repo.ts'
 import type { VotesRepo } from './repo.ts'
-import type { TargetTx } from './targets.ts'
+import { confirmTarget, type TargetTx } from './targets.ts'
 
 export interface VoteTx extends DeliveriesTx, TargetTx {
   votes: VotesRepo
@@ -33,15 +33,47 @@ export interface RecordedVote {
   nextVoteAt: number
 }
 
+// When a vote is written (`now`) and the interval it is checked against.
+export interface VoteTime {
+  now: number
+  intervalMs: number
+}
+
+export const voteTime = (deps: { clock: Clock; config: Config }): VoteTime =>
+  ({ now: deps.clock.now(), intervalMs: deps.config.votes.interval_minutes * 60_000 })
+
+// A vote sent through the vote form, as plain data: what its transaction needs, written on the
+// site's thread or on the vote writer's (src/votes/writer.ts), which gets it as a message.
+export interface VoteJob extends VoteTime {
+  // The server as the vote path found it (src/votes/targets.ts), confirmed inside the transaction.
+  found: { target: VoteTarget; version: number }
+  pseudo: string
+  addresses: (string | null)[]
+}
+
+export interface CastVote {
+  recorded: RecordedVote
+  // The server read again inside the transaction (its listing had moved), for the vote path to
+  // remember; null when the one it found was current.
+  reread: { target: VoteTarget; version: number } | null
+}
+
+// The transaction of a vote sent through the vote form: the server confirmed, then the vote.
+export function* castScript(tx: VoteTx, job: VoteJob): TxScript<CastVote> {
+  const confirmed = yield* confirmTarget(tx, job.found)
+  const recorded = yield* writeVote(tx, job, { server: confirmed.target, pseudo: job.pseudo, addresses: job.addresses })
+  return { recorded, reread: confirmed.reread ? { target: confirmed.target, version: confirmed.version } : null }
+}
+
 // Records a vote and queues one delivery per configured channel in ONE transaction, before the
 // voter is told it worked: an acknowledged vote is never lost and its notifications are never
 // forgotten. The interval applies per server to the pseudo and to every recorded address.
 export const recordVote = (deps: VoteDeps, server: VoteTarget, pseudo: string, addresses: (string | null)[]): Promise<RecordedVote> =>
-  deps.store.write((tx) => writeVote(tx, deps, { server, pseudo, addresses }))
+  deps.store.write((tx) => writeVote(tx, voteTime(deps), { server, pseudo, addresses }))
 
 // The vote's script. A refused vote throws before writing anything, so that it may share a
 // commit with other votes (src/votes/cast.ts).
-export function* writeVote(tx: VoteTx, deps: { clock: Clock; config: Config }, input: VoteInput): TxScript<RecordedVote> {
+function* writeVote(tx: VoteTx, time: VoteTime, input: VoteInput): TxScript<RecordedVote> {
   const { server } = input
   const name = checkPseudo(input.pseudo, server.edition)
   const key = pseudoKey(name)
@@ -51,8 +83,7 @@ export function* writeVote(tx: VoteTx, deps: { clock: Clock; config: Config }, i
     if (k && !seen.has(k)) seen.set(k, a!)
   }
   const ipKeys = [...seen.keys()]
-  const intervalMs = deps.config.votes.interval_minutes * 60_000
-  const now = deps.clock.now()
+  const { now, intervalMs } = time
   yield* use(tx.votes.serialise(server.id))
   const recent = yield* use(tx.votes.recent(server.id, key, ipKeys, now - intervalMs + 1))
   const last = Math.max(recent.byPseudo ?? -Infinity, recent.byAddress ?? -Infinity)

@@ -28,6 +28,16 @@ const MAX_REMEMBERED = 10_000
 
 export type VoteTargets = ReturnType<typeof voteTargets>
 
+// Inside the vote's transaction, first: the server as it is now, refusing (before anything is
+// written) a server no longer listed. `reread`: its listing had moved, so it was read again (the
+// vote path remembers it, with `version`, once the vote is written).
+export function* confirmTarget(tx: TargetTx, found: { target: VoteTarget; version: number }): TxScript<{ target: VoteTarget; version: number; reread: boolean }> {
+  const now = Number(yield* use(tx.servers.listingVersion()))
+  if (now === found.version) return { target: found.target, version: now, reread: false }
+  const current = yield* use(tx.servers.voteTarget(found.target.slug))
+  return { target: listedTarget(found.target.slug, current), version: Number(current!.version), reread: true }
+}
+
 export function voteTargets(servers: Pick<ServersRepo, 'voteTarget'>) {
   let version: number | null = null
   const listed = new Map<string, VoteTarget>()
@@ -55,15 +65,7 @@ export function voteTargets(servers: Pick<ServersRepo, 'voteTarget'>) {
       const target = fresh ? undefined : listed.get(slug)
       return target ? Promise.resolve({ target, version: version!, remembered: true }) : read(slug)
     },
-    // Inside the vote's transaction, first: the server as it is now, refusing (before anything
-    // is written) a server no longer listed.
-    *confirm(tx: TargetTx, found: FoundTarget): TxScript<VoteTarget> {
-      const now = Number(yield* use(tx.servers.listingVersion()))
-      if (now === found.version) return found.target
-      const current = yield* use(tx.servers.voteTarget(found.target.slug))
-      const target = listedTarget(found.target.slug, current)
-      remember(target, Number(current!.version))
-      return target
-    },
+    // What the vote's transaction found (confirmTarget), remembered.
+    remember,
   }
 }
