@@ -1,4 +1,5 @@
-import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads'
+import type { MessagePort } from 'node:worker_threads'
+import { nodeWorkerThreads } from '../lazy-modules.ts'
 import type { Logger } from '../log.ts'
 import { compiled } from '../paths.ts'
 import type { ListingPolicy } from '../servers/repo.ts'
@@ -131,7 +132,8 @@ export function createVoteWriter(opts: VoteWriterOptions): VoteWriter {
     polling = false
     if (!outcomes) return
     if (Atomics.load(counters, ANSWERED) > 0) {
-      for (let m = receiveMessageOnPort(outcomes); m; m = outcomes && receiveMessageOnPort(outcomes)) {
+      const receive = nodeWorkerThreads().receiveMessageOnPort
+      for (let m = receive(outcomes); m; m = outcomes && receive(outcomes)) {
         Atomics.sub(counters, ANSWERED, 1)
         answered(JSON.parse(m.message as string) as Answer)
       }
@@ -164,6 +166,7 @@ export function createVoteWriter(opts: VoteWriterOptions): VoteWriter {
     } catch (e) {
       return fail(String((e as Error).message))
     }
+    const { MessageChannel } = nodeWorkerThreads()
     const toThread = new MessageChannel()
     const fromThread = new MessageChannel()
     batches = toThread.port1
