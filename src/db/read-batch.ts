@@ -12,7 +12,10 @@ import { onBeforeWrite } from './open.ts'
 // write this process committed before the read: the site's connection's total_changes() is read
 // at every read (a statement that touches no table, so takes no lock), and a change starts a new
 // read transaction. Inside a transaction of the site's connection (a write script reading what it
-// is about to change) the read is the site's connection's own, as without batching.
+// is about to change) the read is the site's connection's own, as without batching. Votes are
+// written by their own thread's connection (src/votes/writer.ts), which total_changes() does not
+// count: a vote answered during a turn may be missed by that turn's reads begun before its commit,
+// reads that came in while it was being written; the next turn's reads see it.
 // A write transaction of the site's connection (writeTx) ends the batch's read transaction before
 // it begins: SQLite starts a fully checkpointed WAL over at a write only when no reader is left on
 // its frames, and the checkpointer's catch-up counts on that (src/db/checkpointer.ts).
