@@ -55,6 +55,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
       voteWriter = createVoteWriter({
         path: rt.config.database.path, policy: listingPolicy(rt.config), log: rt.log,
         onDue: rt.queue.dueElsewhere, checkpointing: () => checkpoints?.running ?? false,
+        shareGate: (gate) => rt.store.shareWriteGate?.(gate),
       })
     }
     checkpoints = rt.store.checkpointInBackground(rt.log, voteWriter?.hold)

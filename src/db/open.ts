@@ -2,6 +2,7 @@ import { Database } from 'bun:sqlite'
 import { dirname } from '../file-path.ts'
 import { nodeFs } from '../lazy-modules.ts'
 import { storageFault } from './storage-error.ts'
+import type { WriteGate } from './write-gate.ts'
 
 // A data folder that cannot be created or written, a read-only database or a full disk fail here
 // as a StorageError that says what and where. The data folder is created when SQLite cannot open
@@ -66,6 +67,22 @@ export function writeTx<T>(db: Database, fn: () => T): T {
     call = db.transaction((work: () => unknown) => work()).immediate as Call
     wrappers.set(db, call)
   }
-  if (!db.inTransaction) beforeWrite.get(db)?.()
-  return call(fn)
+  if (db.inTransaction) return call(fn)
+  beforeWrite.get(db)?.()
+  const gate = gates.get(db)
+  if (!gate) return call(fn)
+  const taken = gate.enter()
+  try {
+    return call(fn)
+  } finally {
+    gate.leave(taken)
+  }
+}
+
+// The lock a connection shares with another thread's connection to the same file, taken around
+// each of its write transactions (src/db/write-gate.ts); null: none.
+const gates = new WeakMap<Database, WriteGate>()
+export function gateWrites(db: Database, gate: WriteGate | null): void {
+  if (gate) gates.set(db, gate)
+  else gates.delete(db)
 }

@@ -2,7 +2,7 @@ import type { Database } from 'bun:sqlite'
 import { backupDatabaseInWorker } from './backup.ts'
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts'
 import { createGroupCommit } from './group-commit.ts'
-import { writeTx } from './open.ts'
+import { gateWrites, writeTx } from './open.ts'
 import { runScript, type StoreControl, type StoreWrites, type TxScript, type WriteOptions } from './store.ts'
 
 export type SqliteStore<R> = R & StoreWrites<R> & StoreControl
@@ -28,6 +28,7 @@ export function createSqliteStore<R extends object>(db: Database, repositories: 
       }
     },
     backup: (target) => backupDatabaseInWorker(db.filename, target),
+    shareWriteGate: (gate) => gateWrites(db, gate),
     checkpointInBackground(log, alsoHold) {
       checkpointer = startCheckpointer(db, log, (until) => {
         shared.hold(until)

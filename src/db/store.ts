@@ -1,4 +1,5 @@
 import type { Logger } from '../log.ts'
+import type { WriteGate } from './write-gate.ts'
 // The seam between votelist and its database. Repositories (one per feature, the only code with
 // SQL) answer through `Awaitable` results: the SQLite ones return plain values, at no cost; a
 // backend whose client is asynchronous returns promises. Code above the repositories awaits their
@@ -48,6 +49,9 @@ export interface StoreControl {
   // with the site's grouped writes while the checkpoints catch up. `running`: the thread runs,
   // and the site's connection no longer checkpoints by itself.
   checkpointInBackground(log: Logger, alsoHold?: (until: Promise<unknown>) => void): { stop(): Promise<void>; readonly running: boolean } | null
+  // SQLite: the lock the site's connection takes around its write transactions while another
+  // thread writes to the file too (the vote writer: src/db/write-gate.ts); null to stop.
+  shareWriteGate?(gate: WriteGate | null): void
   close(): Awaitable<void>
 }
 

@@ -7,6 +7,7 @@
 import { receiveMessageOnPort } from 'node:worker_threads'
 import { sqliteChannelsRepo } from '../channels/sqlite-repo.ts'
 import { writeGroup, type GroupWrite } from '../db/group-commit.ts'
+import { writeGate } from '../db/write-gate.ts'
 import { openDatabase } from '../db/open.ts'
 import { prepareOnFirstUse } from '../db/prepare-on-first-use.ts'
 import { runScript } from '../db/store.ts'
@@ -15,7 +16,7 @@ import { sqliteJobsRepo } from '../jobs/sqlite-repo.ts'
 import { sqliteServersRepo } from '../servers/sqlite-repo.ts'
 import { castScript, type VoteTx } from './service.ts'
 import { sqliteVotesRepo } from './sqlite-repo.ts'
-import { ANSWERED, SENT, WAITING, toWire, type Answer, type Batch, type Open, type Outcome, type Started } from './writer-wire.ts'
+import { ANSWERED, GATE, SENT, WAITING, toWire, type Answer, type Batch, type Open, type Outcome, type Started } from './writer-wire.ts'
 
 declare const self: Worker
 
@@ -43,6 +44,8 @@ function serve(db: ReturnType<typeof openDatabase>, open: Open) {
     votes: sqliteVotesRepo(db), servers: sqliteServersRepo(db, open.policy), channels: sqliteChannelsRepo(db), deliveries: sqliteDeliveriesRepo(db),
     jobs: { ...jobs, enqueue: (job, at) => { due = true; return jobs.enqueue(job, at) } },
   }
+  // The write lock shared with the site's connection; past SQLite's busy timeout, go on without it.
+  const gate = writeGate(counters, GATE, 'other', 5000)
   let autocheckpoint = -1
   let taken = 0
   const answer = (a: Answer) => {
@@ -72,11 +75,14 @@ function serve(db: ReturnType<typeof openDatabase>, open: Open) {
       due = false
       const writes: GroupWrite[] = writing.flatMap((b) => b.votes.map((job) => ({ write: () => runScript(castScript(tx, job)), atomicity: 'bare' as const })))
       let outcomes: Outcome[]
+      const taken = gate.enter()
       try {
         outcomes = writeGroup(db, writes).map((o): Outcome => (o.ok ? (o as Outcome) : { ok: false, error: toWire(o.error) }))
       } catch (e) {
         const error = toWire(e)
         outcomes = writes.map((): Outcome => ({ ok: false, error }))
+      } finally {
+        gate.leave(taken)
       }
       let at = 0
       for (const b of writing) answer({ outcomes: outcomes.slice(at, (at += b.votes.length)), due })

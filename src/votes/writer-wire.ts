@@ -5,11 +5,14 @@ import type { CastVote, VoteJob } from './service.ts'
 
 // What the site and the vote writer's thread say to each other (src/votes/writer.ts).
 
-// Slots of the shared counters: batches sent, answers not yet read, and whether the thread waits
-// (asleep on SENT: only then must the site wake it, a system call).
+// Slots of the shared counters: batches sent, answers not yet read, whether the thread waits
+// (asleep on SENT: only then must the site wake it, a system call), and the write lock the two
+// connections share (src/db/write-gate.ts: held, and wanted by the site's thread).
 export const SENT = 0
 export const ANSWERED = 1
 export const WAITING = 2
+export const GATE = { lock: 3, wanted: 4 }
+export const SLOTS = 5
 
 // The first message, through the worker's own channel: where the database is, and the channel
 // and counters the batches go through from then on. The thread answers Started.

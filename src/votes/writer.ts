@@ -1,10 +1,11 @@
 import type { MessagePort } from 'node:worker_threads'
+import { writeGate, type WriteGate } from '../db/write-gate.ts'
 import { nodeWorkerThreads } from '../lazy-modules.ts'
 import type { Logger } from '../log.ts'
 import { compiled } from '../paths.ts'
 import type { ListingPolicy } from '../servers/repo.ts'
 import type { CastVote, VoteJob } from './service.ts'
-import { ANSWERED, SENT, WAITING, fromWire, type Answer, type Batch, type Open, type Started } from './writer-wire.ts'
+import { ANSWERED, GATE, SENT, SLOTS, WAITING, fromWire, type Answer, type Batch, type Open, type Started } from './writer-wire.ts'
 
 // Votes written on a thread of their own. Under a burst, a vote's transaction (the interval
 // checks, the vote and its addresses, the month counters, the deliveries and their jobs, its share
@@ -25,8 +26,10 @@ import { ANSWERED, SENT, WAITING, fromWire, type Answer, type Batch, type Open, 
 // the site's thread waits on the count of answers (Atomics.waitAsync) while any batch is out.
 //
 // The thread (about 5 MB) starts at the first vote; until it is ready, and for good if it cannot
-// start or fails, votes are written on the site's thread as before (write() answers null). The two
-// connections are serialised by SQLite's write lock; every other write stays on the site's thread.
+// start or fails, votes are written on the site's thread as before (write() answers null). Every
+// other write stays on the site's thread; the two connections take a lock they share around their
+// write transactions (src/db/write-gate.ts), so that the site's thread waits for the thread's
+// commit as long as it lasts instead of sleeping in SQLite's busy handler.
 // A batch the thread had when it failed is answered with the failure: those votes may or may not
 // be written, and none of them was acknowledged.
 
@@ -55,9 +58,14 @@ export interface VoteWriterOptions {
   onDue: () => void
   // Whether the checkpoint thread runs (the site's connection then no longer checkpoints by itself).
   checkpointing: () => boolean
+  // Hands the site's connection the write lock it shares with the thread's (null: none).
+  shareGate: (gate: WriteGate | null) => void
 }
 
 const DEFAULT_AUTOCHECKPOINT = 1000
+// How long the site's thread waits for the write lock before going on without it (a commit of the
+// thread takes a millisecond or less).
+const SITE_PATIENCE_MS = 100
 
 // The thread's entry point: in the compiled binary, a second entry point of the build (package.json),
 // named from the sources' root; in development, the file beside this one.
@@ -71,7 +79,7 @@ type WithWaitAsync = typeof Atomics & {
 export function createVoteWriter(opts: VoteWriterOptions): VoteWriter {
   let state: 'idle' | 'starting' | 'ready' | 'failed' | 'stopped' = 'idle'
   let worker: Worker | null = null
-  let counters = new Int32Array(new SharedArrayBuffer(12))
+  let counters = new Int32Array(new SharedArrayBuffer(SLOTS * 4))
   let batches: MessagePort | null = null
   let outcomes: MessagePort | null = null
   let pending: Pending[] = []
@@ -100,6 +108,7 @@ export function createVoteWriter(opts: VoteWriterOptions): VoteWriter {
     }
     const wasReady = state === 'ready'
     state = 'failed'
+    opts.shareGate(null)
     worker?.terminate()
     worker = null
     closePorts()
@@ -171,8 +180,9 @@ export function createVoteWriter(opts: VoteWriterOptions): VoteWriter {
     const fromThread = new MessageChannel()
     batches = toThread.port1
     outcomes = fromThread.port1
-    const shared = new SharedArrayBuffer(12)
+    const shared = new SharedArrayBuffer(SLOTS * 4)
     counters = new Int32Array(shared)
+    opts.shareGate(writeGate(counters, GATE, 'site', SITE_PATIENCE_MS))
     worker.onmessage = ({ data }: MessageEvent<Started>) => {
       if ('failed' in data) return fail(data.failed)
       if (state !== 'starting') return
@@ -233,6 +243,7 @@ export function createVoteWriter(opts: VoteWriterOptions): VoteWriter {
       })
       worker = null
       closePorts()
+      opts.shareGate(null)
       w.terminate()
     },
   }

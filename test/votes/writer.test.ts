@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { ApiError } from '../../src/http/errors.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { listingPolicy } from '../../src/servers/service.ts'
-import type { CastVote, VoteJob } from '../../src/votes/service.ts'
+import { recordVote, type CastVote, type VoteJob } from '../../src/votes/service.ts'
 import { createVoteWriter, type VoteWriter } from '../../src/votes/writer.ts'
 import { loadConfig } from '../../src/config/load.ts'
 import { cleanupTemp, seedServer, sqliteSite, tempDir, testRuntime } from '../helpers.ts'
@@ -25,7 +25,7 @@ async function setup() {
   const version = (rt.db.query('SELECT n FROM listing_version').get() as { n: number }).n
   const log = memoryLogger()
   let dues = 0
-  const writer = createVoteWriter({ path: rt.config.database.path, policy: listingPolicy(rt.config), log, onDue: () => dues++, checkpointing: () => false })
+  const writer = createVoteWriter({ path: rt.config.database.path, policy: listingPolicy(rt.config), log, onDue: () => dues++, checkpointing: () => false, shareGate: (gate) => rt.store.shareWriteGate!(gate) })
   const target = { id: server.id, slug: server.slug, name: server.name, edition: server.edition }
   const job = (pseudo: string, address: string, over: Partial<VoteJob> = {}): VoteJob =>
     ({ found: { target, version }, pseudo, addresses: [address], now: rt.clock.now(), intervalMs: HOUR, ...over })
@@ -40,7 +40,7 @@ async function setup() {
 }
 
 describe('the vote writer\'s thread', () => {
-  test('votes sent together are each written with their counters and deliveries; a refusal crosses back whole', async () => {
+  test('votes sent together are each written with their counters and deliveries beside the site\'s own writes; a refusal crosses back whole', async () => {
     const { rt, server, writer, job, ready, count, dues } = await setup()
     rt.store.channels.putWebhook(server.id, 'https://hooks.example.net/votes', 'whsec_' + 's'.repeat(43), rt.clock.now())
     await ready(writer)
@@ -48,7 +48,10 @@ describe('the vote writer\'s thread', () => {
     const jobs = Array.from({ length: 60 }, (_, i) => job(`Player_${i}`, `198.51.100.${i + 1}`))
     // The same pseudo again, from another address, in the same batch: refused alone.
     jobs.push(job('Player_7', '203.0.113.9'))
-    const settled = await Promise.allSettled(jobs.map((j) => writer.write(j)!))
+    const thread = Promise.allSettled(jobs.map((j) => writer.write(j)!))
+    // Meanwhile the site's own connection writes too (sharing the thread's write lock).
+    const site = await Promise.all(Array.from({ length: 20 }, (_, i) => recordVote(rt, server, `Site_${i}`, [`192.0.2.${i + 10}`])))
+    const settled = await thread
     const written = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value as CastVote] : []))
     const refused = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason] : []))
     expect(written).toHaveLength(60)
@@ -62,14 +65,14 @@ describe('the vote writer\'s thread', () => {
 
     // Exactly the written votes, each with its address, its delivery and its job; the counter agrees.
     const ids = (rt.db.query('SELECT id FROM vote ORDER BY id').all() as { id: string }[]).map((r) => r.id)
-    expect(ids).toEqual(written.map((w) => w.recorded.vote.id).sort())
-    expect(count('SELECT count(*) AS n FROM vote_address')).toBe(60)
-    expect(count("SELECT count(*) AS n FROM delivery WHERE channel = 'webhook'")).toBe(60)
-    expect(count('SELECT count(*) AS n FROM job')).toBe(60)
-    expect(count('SELECT coalesce(sum(votes), 0) AS n FROM server_month WHERE server_id = ?', server.id)).toBe(60)
+    expect(ids).toEqual([...written.map((w) => w.recorded.vote.id), ...site.map((v) => v.vote.id)].sort())
+    expect(count('SELECT count(*) AS n FROM vote_address')).toBe(80)
+    expect(count("SELECT count(*) AS n FROM delivery WHERE channel = 'webhook'")).toBe(80)
+    expect(count('SELECT count(*) AS n FROM job')).toBe(80)
+    expect(count('SELECT coalesce(sum(votes), 0) AS n FROM server_month WHERE server_id = ?', server.id)).toBe(80)
     // Times strictly increase within the server, even within one millisecond.
-    const times = written.map((w) => w.recorded.vote.createdAt).sort((a, b) => a - b)
-    expect(new Set(times).size).toBe(60)
+    const times = [...written.map((w) => w.recorded.vote.createdAt), ...site.map((v) => v.vote.createdAt)]
+    expect(new Set(times).size).toBe(80)
     expect(written.every((w) => w.reread === null)).toBe(true)
     // The site was told a delivery was due.
     expect(dues()).toBeGreaterThan(0)
@@ -120,7 +123,7 @@ describe('the vote writer\'s thread', () => {
 
   test('a thread that cannot open the database leaves every vote to the site\'s own thread', async () => {
     const log = memoryLogger()
-    const writer = createVoteWriter({ path: '/dev/null/votelist.db', policy: { requireVerification: false }, log, onDue: () => {}, checkpointing: () => false })
+    const writer = createVoteWriter({ path: '/dev/null/votelist.db', policy: { requireVerification: false }, log, onDue: () => {}, checkpointing: () => false, shareGate: () => {} })
     const job: VoteJob = { found: { target: { id: 'x', slug: 'x', name: 'x', edition: 'java' }, version: 1 }, pseudo: 'Steve', addresses: [null], now: 0, intervalMs: HOUR }
     expect(writer.write(job)).toBeNull()
     await until(() => log.lines.some((l) => l.includes('their writer\'s thread could not start')), 'the writer to give up')
