@@ -47,6 +47,7 @@ function serve(db: ReturnType<typeof openDatabase>, open: Open) {
   // The write lock shared with the site's connection; past SQLite's busy timeout, go on without it.
   const gate = writeGate(counters, GATE, 'other', 5000)
   let autocheckpoint = -1
+  // Batches taken from the channel so far (the site's SENT count once the thread has caught up).
   let taken = 0
   const answer = (a: Answer) => {
     open.outcomes.postMessage(JSON.stringify(a))
@@ -75,14 +76,14 @@ function serve(db: ReturnType<typeof openDatabase>, open: Open) {
       due = false
       const writes: GroupWrite[] = writing.flatMap((b) => b.votes.map((job) => ({ write: () => runScript(castScript(tx, job)), atomicity: 'bare' as const })))
       let outcomes: Outcome[]
-      const taken = gate.enter()
+      const locked = gate.enter()
       try {
         outcomes = writeGroup(db, writes).map((o): Outcome => (o.ok ? (o as Outcome) : { ok: false, error: toWire(o.error) }))
       } catch (e) {
         const error = toWire(e)
         outcomes = writes.map((): Outcome => ({ ok: false, error }))
       } finally {
-        gate.leave(taken)
+        gate.leave(locked)
       }
       let at = 0
       for (const b of writing) answer({ outcomes: outcomes.slice(at, (at += b.votes.length)), due })
