@@ -27,7 +27,8 @@ const START_BYTES = 1024 * 1024
 // (A RESTART checkpoint would do it too, but the site's connection would wait for it inside
 // SQLite's busy handler, whose sleeps grow to 100 ms, with the event loop stopped.)
 const CATCH_UP_FRAMES = 16_384
-const DEFAULT_AUTOCHECKPOINT = 1000
+// SQLite's own threshold, in pages, for a connection that checkpoints by itself.
+export const DEFAULT_AUTOCHECKPOINT = 1000
 
 // SQLite syncs the database file only at the pass that copies the whole WAL: the one that runs
 // with the writes held. That sync then wrote back every page copied since the last complete pass

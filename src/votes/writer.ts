@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads'
+import { DEFAULT_AUTOCHECKPOINT } from '../db/checkpointer.ts'
 import { writeGate, type WriteGate } from '../db/write-gate.ts'
 import { nodeWorkerThreads } from '../lazy-modules.ts'
 import type { Logger } from '../log.ts'
@@ -62,7 +63,6 @@ export interface VoteWriterOptions {
   shareGate: (gate: WriteGate | null) => void
 }
 
-const DEFAULT_AUTOCHECKPOINT = 1000
 // How long the site's thread waits for the write lock before going on without it (a commit of the
 // thread takes a millisecond or less).
 const SITE_PATIENCE_MS = 100
