@@ -46,7 +46,7 @@ function plainQuery(url: string): Query | null {
 }
 
 // The answer's headers: the security headers and the type, prepared once, with the RateLimit
-// values set on a copy (see withRateLimitHeaders).
+// values set for each answer (see withRateLimitHeaders).
 const JSON_HEADERS = new Headers(JSON_ANSWER)
 const TEXT_HEADERS = new Headers({ ...EVERY_ANSWER, 'content-type': TEXT_TYPE })
 

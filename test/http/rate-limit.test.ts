@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { ApiError } from '../../src/http/errors.ts'
-import { enforceRateLimit, SlidingWindowLimiter } from '../../src/http/rate-limit.ts'
+import { enforceRateLimit, SlidingWindowLimiter, withRateLimitHeaders } from '../../src/http/rate-limit.ts'
 import { registerSiteWork } from '../../src/site.ts'
 import { cleanupTemp, testRuntime } from '../helpers.ts'
+import { until } from '../until.ts'
 
 describe('sliding-window rate limiter', () => {
   test('allows `limit` requests in a window, then refuses with Retry-After until the oldest leaves', () => {
@@ -156,5 +157,38 @@ describe('the sweep of the site\'s limiters', () => {
     expect(swept.sort()).toEqual(Object.keys(rt.limits).sort())
     expect(swept).toContain('testVotes')
     cleanupTemp()
+  })
+})
+
+describe('withRateLimitHeaders', () => {
+  // It sets the values on one prepared Headers per limit, relying on a Response copying the
+  // headers it is made with: an answer made first and sent last must keep its own values.
+  test('each answer keeps its own values, even one sent after the next answer was made', async () => {
+    const base = new Headers({ 'content-type': 'text/plain' })
+    const decision = (remaining: number, resetSeconds: number) => ({ allowed: true, limit: 600, remaining, resetSeconds, retryAfterSeconds: 0 })
+    let release!: () => void
+    const secondMade = new Promise<void>((resolve) => (release = resolve))
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      async fetch(request) {
+        const first = new URL(request.url).pathname === '/first'
+        const answer = new Response('x', { headers: withRateLimitHeaders(base, first ? decision(599, 60) : decision(598, 59)) })
+        if (first) await secondMade
+        else release()
+        return answer
+      },
+    })
+    try {
+      const first = fetch(`http://127.0.0.1:${server.port}/first`)
+      await until(() => server.pendingRequests === 1, 'the first request waiting')
+      const second = await fetch(`http://127.0.0.1:${server.port}/second`)
+      const seen = (r: Response) => ['limit', 'remaining', 'reset'].map((n) => r.headers.get(`ratelimit-${n}`))
+      expect(seen(await first)).toEqual(['600', '599', '60'])
+      expect(seen(second)).toEqual(['600', '598', '59'])
+      expect(base.has('ratelimit-remaining')).toBe(false)
+    } finally {
+      server.stop(true)
+    }
   })
 })
