@@ -37,14 +37,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     const app = opts.extend ? opts.extend(base) : base
     const { host, port } = rt.config.http
     try {
-      // Bun.serve itself rather than Elysia's listen(), which composes the app's handler twice and,
-      // once listening, composes it again with the route table and asks for a collection: work
-      // the first requests waited behind. Every route but the check and health is in app.fetch
-      // (the app has systemRouter off), so the server's own routes are the app's serve.routes.
-      // reusePort off: with SO_REUSEPORT a second site on this port would start beside the first
-      // and the kernel would split the requests between two databases.
-      const maxRequestBodySize = outerBodyLimit([rt.config.http.max_body_bytes, ...routeBodyLimits(app.routes).values()])
-      app.server = Bun.serve({ hostname: host, port, reusePort: false, idleTimeout: 30, development: false, maxRequestBodySize, routes: app.config.serve?.routes as Bun.Serve.Routes<undefined, string>, fetch: composedHandler(app) })
+      listenApp(app, host, port, rt.config.http.max_body_bytes)
     } catch (e) {
       throw new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
     }
@@ -87,6 +80,19 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     lock?.release()
   }
   rt.log.info('stopped')
+}
+
+// Serves the app on host:port as the site does (the benchmarks serve it through this too):
+// Bun.serve itself rather than Elysia's listen(), which composes the app's handler twice and,
+// once listening, composes it again with the route table and asks for a collection: work the
+// first requests waited behind; it would also serve in development mode (outside NODE_ENV=
+// production) with a WebSocket handler the site has no use for. Every route but the check and
+// health is in app.fetch (the app has systemRouter off), so the server's own routes are the app's
+// serve.routes. reusePort off: with SO_REUSEPORT a second site on this port would start beside
+// the first and the kernel would split the requests between two databases.
+export function listenApp(app: AnyElysia, host: string, port: number, maxBodyBytes: number): void {
+  const maxRequestBodySize = outerBodyLimit([maxBodyBytes, ...routeBodyLimits(app.routes).values()])
+  app.server = Bun.serve({ hostname: host, port, reusePort: false, idleTimeout: 30, development: false, maxRequestBodySize, routes: app.config.serve?.routes as Bun.Serve.Routes<undefined, string>, fetch: composedHandler(app) })
 }
 
 // The app's handler, composed. Elysia ends each composition with a collection (Bun.gc(false) in

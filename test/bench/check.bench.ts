@@ -10,6 +10,7 @@ import { writeTx } from '../../src/db/open.ts'
 import { newId } from '../../src/ids.ts'
 import { createKey } from '../../src/keys/service.ts'
 import { memoryLogger } from '../../src/log.ts'
+import { listenApp } from '../../src/serve.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { cleanupTemp, sqliteSite, tempDir, testConfig, testLookup } from '../helpers.ts'
 import { fmt, median, report, target as judge, wrk, writeCheckScript, type WrkResult } from './lib.ts'
@@ -53,7 +54,9 @@ writeTx(rt.db, () => {
 })
 rt.db.run('ANALYZE')
 
-const app = (await createApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
+// Served as `votelist serve` serves it (development mode off, no WebSocket handler).
+const app = createApp(rt)
+listenApp(app, '127.0.0.1', 0, rt.config.http.max_body_bytes)
 
 // The baseline: parse the query, one indexed SELECT (the same statement as the app's, `+?`
 // included: written `server_id = ?`, Bun's SQLite prepares it again at every run — see

@@ -17,6 +17,7 @@ import { memoryLogger } from '../../src/log.ts'
 import { imageHash } from '../../src/media/icon.ts'
 import { ipKey } from '../../src/net/ip.ts'
 import { motdFromChat, motdText } from '../../src/motd/format.ts'
+import { listenApp } from '../../src/serve.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { png } from '../media/images.ts'
 import { cleanupTemp, sqliteSite, testConfig, testLookup } from '../helpers.ts'
@@ -80,7 +81,9 @@ writeTx(rt.db, () => {
   }
 })
 
-const app = (await createApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
+// Served as `votelist serve` serves it (development mode off, no WebSocket handler).
+const app = createApp(rt)
+listenApp(app, '127.0.0.1', 0, rt.config.http.max_body_bytes)
 const base = `http://127.0.0.1:${app.server!.port}`
 const home = await fetch(`${base}/`)
 if (home.status !== 200) throw new Error(`/ answered ${home.status}`)
