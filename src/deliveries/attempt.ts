@@ -116,8 +116,13 @@ export function registerDeliveryWork(queue: JobQueue, deps: DeliveryDeps): void 
     const held = channel && deps.deliveryGate.heldUntil(channel.target, deps.clock.now())
     if (held) return { retryAt: held, error: `${channel.target} asked to wait until ${new Date(held).toISOString()}` }
     if (channel && !deps.deliveryGate.enter(channel.target)) {
+      // Parked only once its new run time is stored: a freed slot wakes it by making its row due
+      // (queue.hasten), which finds nothing to do while the row still holds this claim's lease.
+      // Parked before, a slot freed meanwhile (PostgreSQL's round trip) took it out of the gate for
+      // nothing, and it waited the whole PARK_MS.
+      await deps.store.jobs.reschedule(job, deps.clock.now() + PARK_MS, `waiting for a free slot to ${channel.target}`)
       deps.deliveryGate.park(job.id, channel.target)
-      return { retryAt: deps.clock.now() + PARK_MS, error: `waiting for a free slot to ${channel.target}` }
+      return { settled: true }
     }
     try {
       if (await attempt(deps, d, channel, job)) return { settled: true }

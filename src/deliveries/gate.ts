@@ -27,11 +27,18 @@ export function createDeliveryGate(limits: { total: number; perTarget: number },
 
   const hasRoom = (target: string) => total < limits.total && (busy.get(target) ?? 0) < limits.perTarget
 
+  // A wake that fails (the database unreachable for a moment) leaves that job to run at the time
+  // its row holds, PARK_MS at most, and goes on with the next: it must not end in a rejection
+  // nobody handles, which ends a Bun process.
   async function wakeOne() {
     for (const [jobId, target] of parked) {
       if (!hasRoom(target)) continue
       parked.delete(jobId)
-      if (await wake(jobId)) return
+      try {
+        if (await wake(jobId)) return
+      } catch {
+        continue
+      }
     }
   }
 
@@ -47,13 +54,16 @@ export function createDeliveryGate(limits: { total: number; perTarget: number },
       if (n > 0) busy.set(target, n)
       else busy.delete(target)
       total--
-      // After the current microtasks: a job parked just now is still leased until the queue has
-      // stored its new run time, and only then can it be woken.
+      // After the current microtasks, so that an attempt leaving and another entering in one
+      // turn do not wake a job for a slot already taken.
       setImmediate(wakeOne)
     },
+    // `jobId`'s row must be stored with its new run time and no lease: only then can it be woken.
+    // A slot that freed while it was being stored found nothing to wake: it wakes the job now.
     park(jobId, target) {
       parked.delete(jobId)
       parked.set(jobId, target)
+      if (hasRoom(target)) void wakeOne()
     },
     inFlight: () => total,
     hold(target, until) {

@@ -26,12 +26,39 @@ describeBackends('delivery gate', (backend) => {
     gate.park(2, 'b')
     gate.park(3, 'a')
     gate.leave('b')
-    expect(woken).toEqual([]) // not before the queue has stored the parked job's run time
+    expect(woken).toEqual([]) // not within the current turn, when another attempt may take the slot
     await nextTurn()
     expect(woken).toEqual([2])
     gate.leave('a')
     await nextTurn()
     expect(woken).toEqual([2, 1])
+  })
+
+  test('a job parked after its slot freed (while its run time was being stored) is woken at once', () => {
+    const woken: number[] = []
+    const gate = createDeliveryGate({ total: 10, perTarget: 1 }, (id) => { woken.push(id); return true })
+    gate.enter('a')
+    gate.leave('a') // its wake finds nothing parked
+    gate.park(1, 'a')
+    expect(woken).toEqual([1])
+  })
+
+  test('a wake that fails goes on with the next parked job, and rejects nothing', async () => {
+    const woken: number[] = []
+    const gate = createDeliveryGate({ total: 10, perTarget: 2 }, async (id) => {
+      woken.push(id)
+      if (id === 1) throw new Error('database unreachable')
+      return true
+    })
+    gate.enter('a')
+    gate.enter('a')
+    gate.park(1, 'a')
+    gate.park(2, 'a')
+    gate.leave('a')
+    // A rejection nobody handled would end this test's process before the next line's wait.
+    await nextTurn()
+    await nextTurn()
+    expect(woken).toEqual([1, 2])
   })
 
   test('a parked job that already ran is skipped for the next one', async () => {

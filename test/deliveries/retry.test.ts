@@ -163,4 +163,39 @@ describeBackends('concurrency', (backend) => {
     expect((await attemptRows(rt)).every((a) => a.attempt === 1)).toBe(true)
     expect(await jobCount(rt)).toBe(0)
   })
+
+  test('a slot that frees while a parked job\'s run time is being stored still wakes it', async () => {
+    const { rt, server } = await deliveryRuntime(backend, { deliveries: { per_target_concurrency: 1 } })
+    let letGo!: () => void
+    const slow = receiver({ holdAnswers: new Promise<void>((r) => { letGo = r }) })
+    await useVotifier(rt, server.id, slow.port)
+    for (const [i, p] of ['Alpha', 'Bravo'].entries()) await recordVote(rt, server, p, [`203.0.113.${i + 1}`])
+    // The vote that finds the one slot taken has its new run time stored only after the other's
+    // attempt has ended and freed the slot, and after the gate's wake of that slot has run.
+    const wakes: Promise<boolean>[] = []
+    const hasten = rt.queue.hasten
+    rt.queue.hasten = (id) => { const p = hasten(id); wakes.push(p); return p }
+    const reschedule = rt.store.jobs.reschedule
+    let raced = false
+    rt.store.jobs.reschedule = async (job, runAt, error) => {
+      if (!raced && error?.startsWith('waiting for a free slot')) {
+        raced = true
+        letGo()
+        await until(() => rt.deliveryGate.inFlight() === 0, 'the other attempt to end')
+        await new Promise((r) => setImmediate(r))
+        await Promise.all(wakes)
+      }
+      return reschedule(job, runAt, error)
+    }
+    registerSiteWork(rt)
+    rt.scheduler.start()
+    try {
+      // The clock never moves: only a wake from the freed slot runs the parked job.
+      await until(() => slow.votes.length >= 2, 'the parked vote at the listener')
+    } finally {
+      await rt.scheduler.stop()
+    }
+    expect(raced).toBe(true)
+    expect(slow.votes.map((v) => v.username).sort()).toEqual(['Alpha', 'Bravo'])
+  })
 })
