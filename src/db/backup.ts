@@ -1,4 +1,4 @@
-import { openDatabase } from './open.ts'
+import { BUSY_TIMEOUT_MS, openDatabase } from './open.ts'
 import { storageFault } from './storage-error.ts'
 
 // Writes a consistent copy of the database at `path` to `target` (a new file). VACUUM INTO reads
@@ -22,7 +22,7 @@ self.onmessage = ({ data }) => {
   let db
   try {
     db = new Database(data.path, { readwrite: true, create: false })
-    db.run('PRAGMA busy_timeout = 5000')
+    db.run('PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}')
     db.prepare('VACUUM INTO ?').run(data.target)
     postMessage({ ok: true })
   } catch (e) {

@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { nodeFs } from '../lazy-modules.ts'
 import type { Logger } from '../log.ts'
+import { BUSY_TIMEOUT_MS } from './open.ts'
 
 // WAL checkpoints off the event loop. By default SQLite checkpoints in the connection that
 // commits, once the WAL passes 1,000 pages: that commit then copies the WAL into the database
@@ -54,7 +55,7 @@ self.onmessage = ({ data }) => {
     }
     if (!db) {
       db = new Database(data.path, { readwrite: true, create: false })
-      db.run('PRAGMA busy_timeout = 5000')
+      db.run('PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}')
     }
     const r = db.query('PRAGMA wal_checkpoint(PASSIVE)').get()
     if (data.syncDb) fsyncSync(data.fd)

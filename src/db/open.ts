@@ -29,12 +29,16 @@ function openFile(path: string): Database {
   }
 }
 
+// How long a connection waits for another's write lock before SQLITE_BUSY, on every connection
+// the site opens to its file (the worker threads' too).
+export const BUSY_TIMEOUT_MS = 5000
+
 // bun:sqlite defaults to a rollback journal, synchronous=FULL, no busy timeout and foreign keys
 // off; votelist needs the opposite on every connection.
 function configure(db: Database) {
   db.run('PRAGMA journal_mode = WAL')
   db.run('PRAGMA synchronous = NORMAL')
-  db.run('PRAGMA busy_timeout = 5000')
+  db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
   db.run('PRAGMA foreign_keys = ON')
   // Statement journals in memory. Every vote of a group commit runs in its own savepoint, and
   // SQLite keeps the original of each page a savepoint touches in a statement journal; with the

@@ -1,5 +1,5 @@
 import { Database, type SQLQueryBindings } from 'bun:sqlite'
-import { onBeforeWrite } from './open.ts'
+import { BUSY_TIMEOUT_MS, onBeforeWrite } from './open.ts'
 
 // Hot reads, batched per turn of the event loop on a connection of their own. On SQLite in WAL
 // mode every read outside a transaction takes and drops a read lock of the WAL index (two fcntl
@@ -58,7 +58,7 @@ export function readBatches(db: Database): ReadBatches {
   const ready = (): Database => {
     if (!reader) {
       reader = new Database(db.filename, { readonly: true, strict: true })
-      reader.run('PRAGMA busy_timeout = 5000')
+      reader.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
       begin = reader.prepare('BEGIN')
       commit = reader.prepare('COMMIT')
     }

@@ -8,7 +8,7 @@ import { receiveMessageOnPort } from 'node:worker_threads'
 import { sqliteChannelsRepo } from '../channels/sqlite-repo.ts'
 import { writeGroup, type GroupWrite } from '../db/group-commit.ts'
 import { writeGate } from '../db/write-gate.ts'
-import { openDatabase } from '../db/open.ts'
+import { BUSY_TIMEOUT_MS, openDatabase } from '../db/open.ts'
 import { prepareOnFirstUse } from '../db/prepare-on-first-use.ts'
 import { runScript } from '../db/store.ts'
 import { sqliteDeliveriesRepo } from '../deliveries/sqlite-repo.ts'
@@ -45,7 +45,7 @@ function serve(db: ReturnType<typeof openDatabase>, open: Open) {
     jobs: { ...jobs, enqueue: (job, at) => { due = true; return jobs.enqueue(job, at) } },
   }
   // The write lock shared with the site's connection; past SQLite's busy timeout, go on without it.
-  const gate = writeGate(counters, GATE, 'other', 5000)
+  const gate = writeGate(counters, GATE, 'other', BUSY_TIMEOUT_MS)
   let autocheckpoint = -1
   // Batches taken from the channel so far (the site's SENT count once the thread has caught up).
   let taken = 0
