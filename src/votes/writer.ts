@@ -79,7 +79,8 @@ type WithWaitAsync = typeof Atomics & {
 export function createVoteWriter(opts: VoteWriterOptions): VoteWriter {
   let state: 'idle' | 'starting' | 'ready' | 'failed' | 'stopped' = 'idle'
   let worker: Worker | null = null
-  let counters = new Int32Array(new SharedArrayBuffer(SLOTS * 4))
+  // Shared with the thread (writer-wire.ts): it starts once, at most.
+  const counters = new Int32Array(new SharedArrayBuffer(SLOTS * 4))
   let batches: MessagePort | null = null
   let outcomes: MessagePort | null = null
   let pending: Pending[] = []
@@ -180,8 +181,6 @@ export function createVoteWriter(opts: VoteWriterOptions): VoteWriter {
     const fromThread = new MessageChannel()
     batches = toThread.port1
     outcomes = fromThread.port1
-    const shared = new SharedArrayBuffer(SLOTS * 4)
-    counters = new Int32Array(shared)
     opts.shareGate(writeGate(counters, GATE, 'site', SITE_PATIENCE_MS))
     worker.onmessage = ({ data }: MessageEvent<Started>) => {
       if ('failed' in data) return fail(data.failed)
@@ -191,7 +190,7 @@ export function createVoteWriter(opts: VoteWriterOptions): VoteWriter {
     }
     worker.onerror = (e) => fail(e.message)
     worker.addEventListener('close', () => fail('the thread ended'))
-    const open: Open = { path: opts.path, policy: opts.policy, counters: shared, batches: toThread.port2, outcomes: fromThread.port2 }
+    const open: Open = { path: opts.path, policy: opts.policy, counters: counters.buffer as SharedArrayBuffer, batches: toThread.port2, outcomes: fromThread.port2 }
     worker.postMessage(open, [toThread.port2, fromThread.port2])
   }
 
