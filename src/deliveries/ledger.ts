@@ -128,10 +128,13 @@ export function createAttemptLedger(store: DeliveriesTx & StoreWrites<Deliveries
     }
     next = { ...emptyGroup(), starts: later }
     if (later.length) schedule()
-    const written = write(group)
+    // Its outcome is taken at once: on PostgreSQL, where writes are round trips, a group can fail
+    // while an earlier one is still being answered (retried write by write), and a rejection
+    // left without a handler until then ends a Bun process.
+    const written = write(group).then((r): { r: Written } => ({ r }), (error: unknown) => ({ error }))
     // Answered in the order the groups were made, whichever commits first: attempts begin (and
     // so go out) in the order they were asked for.
-    answered = answered.then(() => written.then((r) => settle(group, r), (error) => retryAlone(group, error)))
+    answered = answered.then(() => written.then((w) => ('r' in w ? settle(group, w.r) : retryAlone(group, w.error))))
   }
 
   async function retryAlone(group: Group, error: unknown) {
