@@ -16,7 +16,7 @@ import { sqliteJobsRepo } from '../jobs/sqlite-repo.ts'
 import { sqliteServersRepo } from '../servers/sqlite-repo.ts'
 import { castScript, type VoteTx } from './service.ts'
 import { sqliteVotesRepo } from './sqlite-repo.ts'
-import { ANSWERED, GATE, SENT, WAITING, toWire, type Answer, type Batch, type Open, type Outcome, type Started } from './writer-wire.ts'
+import { ANSWERED, GATE, SENT, WAITING, toWire, type Answer, type Batch, type Open, type VoteOutcome, type Started } from './writer-wire.ts'
 
 declare const self: Worker
 
@@ -75,13 +75,13 @@ function serve(db: ReturnType<typeof openDatabase>, open: Open) {
       }
       due = false
       const writes: GroupWrite[] = writing.flatMap((b) => b.votes.map((job) => ({ write: () => runScript(castScript(tx, job)), atomicity: 'bare' as const })))
-      let outcomes: Outcome[]
+      let outcomes: VoteOutcome[]
       const locked = gate.enter()
       try {
-        outcomes = writeGroup(db, writes).map((o): Outcome => (o.ok ? (o as Outcome) : { ok: false, error: toWire(o.error) }))
+        outcomes = writeGroup(db, writes).map((o): VoteOutcome => (o.ok ? (o as VoteOutcome) : { ok: false, error: toWire(o.error) }))
       } catch (e) {
         const error = toWire(e)
-        outcomes = writes.map((): Outcome => ({ ok: false, error }))
+        outcomes = writes.map((): VoteOutcome => ({ ok: false, error }))
       } finally {
         gate.leave(locked)
       }

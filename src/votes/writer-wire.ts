@@ -40,13 +40,14 @@ export type WireError =
   | { api: { status: number; errorCode: ErrorCode; message: string; extra: Record<string, unknown>; headers: Record<string, string>; field?: string } }
   | { message: string; code?: string }
 
-export type Outcome = { ok: true; value: CastVote } | { ok: false; error: WireError }
+// One vote's outcome as it crosses (src/db/group-commit.ts has its own, with the error whole).
+export type VoteOutcome = { ok: true; value: CastVote } | { ok: false; error: WireError }
 
 // The answer to a batch, through `outcomes`, in the order the batches were sent: one outcome per
 // vote, once their commit returned. `due`: a delivery job was queued for now. `stopped`: the
 // answer to a stop.
 export interface Answer {
-  outcomes: Outcome[]
+  outcomes: VoteOutcome[]
   due: boolean
   stopped?: true
 }
