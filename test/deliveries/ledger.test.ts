@@ -1,8 +1,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { createAttemptLedger } from '../../src/deliveries/ledger.ts'
-import type { TestRuntime } from '../helpers.ts'
 import { describeBackends } from '../backends.ts'
-import { cleanupTemp, siteOn, type BackendRuntime } from '../helpers.ts'
+import { cleanupTemp, siteOn, type BackendRuntime, type TestRuntime } from '../helpers.ts'
 
 // The attempt ledger's writes when the database refuses them (src/deliveries/ledger.ts): a group
 // that fails is tried again write by write, and a later group failing meanwhile must be answered
