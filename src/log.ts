@@ -16,7 +16,7 @@ type Sink = (line: string) => void
 export function createLogger(level: Level = 'info', sink: Sink = (l) => console.error(l)): Logger {
   const emit = (lv: Level, msg: string, fields?: Record<string, unknown>) => {
     if (rank[lv] < rank[level]) return
-    const extra = fields && Object.keys(fields).length ? ' ' + JSON.stringify(fields, errorReplacer) : ''
+    const extra = fields && Object.keys(fields).length ? ' ' + serialise(fields) : ''
     sink(`${new Date().toISOString()} ${lv.toUpperCase()} ${msg}${extra}`)
   }
   return {
@@ -28,7 +28,27 @@ export function createLogger(level: Level = 'info', sink: Sink = (l) => console.
 }
 
 function errorReplacer(_key: string, value: unknown) {
+  if (typeof value === 'bigint') return value.toString()
   return value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value
+}
+
+// A log line never throws: the logger is called from the catch blocks that keep the site running
+// (a failed job, task or delivery attempt), where a throw would become an error nobody handles,
+// and Bun ends the process on one. Fields JSON cannot write (a cycle) are written field by field,
+// the one that fails as Bun prints it.
+function serialise(fields: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(fields, errorReplacer)
+  } catch {
+    const each = Object.entries(fields).map(([k, v]) => {
+      try {
+        return `${JSON.stringify(k)}:${JSON.stringify(v, errorReplacer) ?? 'null'}`
+      } catch {
+        return `${JSON.stringify(k)}:${JSON.stringify(Bun.inspect(v))}`
+      }
+    })
+    return `{${each.join(',')}}`
+  }
 }
 
 // Collects lines instead of printing them: for tests, and for commands that must stay quiet.

@@ -151,4 +151,27 @@ describe('scheduler', () => {
     await until(() => runs === 2, 'the run the wake asked for')
     await s.stop()
   })
+
+  test('a task failing with a value no log line can write as JSON (a cycle, a BigInt) is logged, and the scheduler goes on', async () => {
+    const clock = manualClock()
+    const log = memoryLogger()
+    const s = createScheduler(clock, log)
+    const cyclic: Record<string, unknown> = { reason: 'a cycle' }
+    cyclic.self = cyclic
+    const thrown: unknown[] = [cyclic, 10n]
+    let runs = 0
+    s.every('odd', 1000, () => {
+      runs++
+      throw thrown.shift()
+    })
+    await s.runNow('odd')
+    await s.runNow('odd')
+    expect(runs).toBe(2)
+    const lines = log.lines.filter((l) => l.includes('task odd failed'))
+    expect(lines).toHaveLength(2)
+    // The cycle as Bun prints it, in the line's JSON.
+    expect(JSON.parse(lines[0].slice(lines[0].indexOf('{'))).error).toContain('reason: "a cycle"')
+    expect(lines[1]).toContain('"error":"10"')
+    expect(s.tasks()[0].lastError).toBe('10')
+  })
 })
