@@ -40,12 +40,15 @@ function serialise(fields: Record<string, unknown>): string {
   try {
     return JSON.stringify(fields, errorReplacer)
   } catch {
-    const each = Object.entries(fields).map(([k, v]) => {
+    // As JSON.stringify writes an object: a field whose value it leaves out (undefined) is left out.
+    const each = Object.entries(fields).flatMap(([k, v]) => {
+      let text: string | undefined
       try {
-        return `${JSON.stringify(k)}:${JSON.stringify(v, errorReplacer) ?? 'null'}`
+        text = JSON.stringify(v, errorReplacer)
       } catch {
-        return `${JSON.stringify(k)}:${JSON.stringify(Bun.inspect(v))}`
+        text = JSON.stringify(Bun.inspect(v))
       }
+      return text === undefined ? [] : [`${JSON.stringify(k)}:${text}`]
     })
     return `{${each.join(',')}}`
   }
