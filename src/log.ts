@@ -54,6 +54,18 @@ function serialise(fields: Record<string, unknown>): string {
   }
 }
 
+// What a caught value says, as text, for an error column or a message: an Error's message, anything
+// else as String() writes it, or as Bun prints it when String() cannot (an object without a
+// prototype has no toString). Like a log line, it never throws: it runs in those same catch blocks.
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message
+  try {
+    return String(e)
+  } catch {
+    return Bun.inspect(e)
+  }
+}
+
 // Collects lines instead of printing them: for tests, and for commands that must stay quiet.
 export function memoryLogger(level: Level = 'debug'): Logger & { lines: string[] } {
   const lines: string[] = []

@@ -3,7 +3,7 @@ import { CHANNEL_LABELS } from '../channels/schema.ts'
 import type { StoreWrites } from '../db/store.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Job, JobsRepo } from '../jobs/repo.ts'
-import type { Logger } from '../log.ts'
+import { errorText, type Logger } from '../log.ts'
 import { DeliveryFailure } from '../net/guard.ts'
 import type { RankingRepo } from '../servers/repo.ts'
 import { channelTarget, type ChannelDeps, type ChannelTarget } from './channel.ts'
@@ -83,7 +83,7 @@ export async function attempt(deps: DeliveryDeps, d: Delivery, channel: ChannelT
       if (retryAfterMs !== undefined && channel) deps.deliveryGate.hold(channel.target, deps.clock.now() + retryAfterMs)
     } else {
       deps.log.error('delivery attempt crashed', { deliveryId: d.id, error: e })
-      error = `internal error: ${e instanceof Error ? e.message : String(e)}`
+      error = `internal error: ${errorText(e)}`
     }
   }
   const durationMs = Math.round(performance.now() - t0)

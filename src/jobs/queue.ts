@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts'
-import type { Logger } from '../log.ts'
+import { errorText, type Logger } from '../log.ts'
 import type { Awaitable } from '../db/store.ts'
 import type { Job, JobClaim, JobCounts, JobsRepo } from './repo.ts'
 import type { Scheduler } from './scheduler.ts'
@@ -60,7 +60,7 @@ export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: 
       if (!outcome) await jobs.remove(job)
       else if (!('settled' in outcome)) await jobs.reschedule(job, outcome.retryAt, outcome.error ?? null)
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e)
+      const message = errorText(e)
       log.error(`job ${job.kind}#${job.id} failed`, { attempts: job.attempts, error: e })
       await jobs.reschedule(job, clock.now() + backoffMs(job.attempts), message.slice(0, 2000))
     }

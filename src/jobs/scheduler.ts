@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts'
 import type { Awaitable } from '../db/store.ts'
-import type { Logger } from '../log.ts'
+import { errorText, type Logger } from '../log.ts'
 
 // The one owner of every timer in votelist. Tasks are periodic and never overlap with
 // themselves; a task due while it still runs waits for the run to end. Tests do not start the
@@ -108,7 +108,7 @@ export function createScheduler(clock: Clock, log: Logger, claims: PeriodClaims 
         ran = await runClaimed(t, startedAt, claim)
         if (ran) t.lastError = null
       } catch (e) {
-        t.lastError = e instanceof Error ? e.message : String(e)
+        t.lastError = errorText(e)
         log.error(`task ${t.id} failed`, { error: e })
       } finally {
         if (ran) {

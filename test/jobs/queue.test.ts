@@ -55,6 +55,18 @@ describeBackends('durable job queue', (backend) => {
     expect((await jobRows(rt))).toEqual([])
   })
 
+  test('a handler failing with a value String() cannot write (an object without a prototype) keeps its job, with that value as Bun prints it', async () => {
+    const rt = await siteOn(backend)
+    rt.queue.handle('odd', () => { throw Object.assign(Object.create(null), { reason: 'no prototype' }) })
+    await enqueue(rt, 'odd', {})
+    expect(await rt.queue.drain()).toBe(1)
+    const [row] = await jobRows(rt)
+    expect(row.attempts).toBe(1)
+    expect(row.lastError).toContain('reason: "no prototype"')
+    expect(row.leaseUntil).toBeNull()
+    expect(row.runAt).toBeGreaterThan(rt.clock.now())
+  })
+
   test('a handler can ask to run again at a given time', async () => {
     const rt = await siteOn(backend)
     const at = rt.clock.now() + 5000

@@ -174,4 +174,18 @@ describe('scheduler', () => {
     expect(lines[1]).toContain('"error":"10"')
     expect(s.tasks()[0].lastError).toBe('10')
   })
+
+  test('a task failing with a value String() cannot write (an object without a prototype) shows it as Bun prints it, and the scheduler goes on', async () => {
+    const s = createScheduler(manualClock(), memoryLogger())
+    let runs = 0
+    s.every('bare', 1000, () => {
+      runs++
+      if (runs === 1) throw Object.assign(Object.create(null), { reason: 'no prototype' })
+    })
+    await s.runNow('bare')
+    expect(s.tasks()[0].lastError).toContain('reason: "no prototype"')
+    await s.runNow('bare')
+    expect(runs).toBe(2)
+    expect(s.tasks()[0].lastError).toBeNull()
+  })
 })
