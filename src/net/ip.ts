@@ -126,6 +126,9 @@ export function reservedKind(text: string): string | null {
   if ((b[0] & 0xfe) === 0xfc) return 'private (unique local)' // fc00::/7
   if (b[0] === 0xff) return 'multicast'
   if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return 'documentation' // 2001:db8::/32
+  // The local-use NAT64 prefix (RFC 8215, 64:ff9b:1::/48): a network's own translator, reaching
+  // whatever that network chooses, and never globally reachable (IANA).
+  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b[4] === 0 && b[5] === 1) return 'local-use NAT64'
   // Forms that embed an IPv4 address a gateway would connect to: NAT64 64:ff9b::/96, 6to4 2002::/16.
   if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b.subarray(4, 12).every((x) => x === 0)) return embedded(b.subarray(12))
   if (b[0] === 0x20 && b[1] === 0x02) return embedded(b.subarray(2, 6))
