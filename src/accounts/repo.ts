@@ -15,6 +15,11 @@ export interface UserWithHash extends User {
 export const publicUser = ({ passwordHash: _h, ...u }: UserWithHash): User => u
 
 export interface UsersRepo {
+  // Called first by a script that creates an account: account creations are taken one at a time
+  // until the transaction ends, so that the checks before the insert (the address is free, the
+  // first account is the administrator, sign-up closed after the first) see every account
+  // committed before. SQLite's write transaction already serialises every write: nothing to do.
+  serialiseCreation(): Awaitable<void>
   insert(u: UserWithHash): Awaitable<void>
   byEmail(email: string): Awaitable<UserWithHash | null> // case-insensitive
   byId(id: string): Awaitable<UserWithHash | null>

@@ -70,6 +70,7 @@ export async function createUser(deps: CreateUserDeps, input: NewUser, opts: Cre
   await runScriptAsync(checkFree(deps.store, email, opts))
   const passwordHash = await (opts.gate ? opts.gate.run(() => hashPassword(input.password)) : hashPassword(input.password))
   return deps.store.write(function* (tx) {
+    yield* use(tx.users.serialiseCreation())
     yield* checkFree(tx, email, opts)
     const first = (yield* use(tx.users.count())) === 0
     const user = { id: newId(), email, passwordHash, isAdmin: input.admin === true || first, disabled: false, createdAt: deps.clock.now() }

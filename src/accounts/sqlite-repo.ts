@@ -19,6 +19,7 @@ export function sqliteUsersRepo(db: Database) {
   const setHash = db.prepare('UPDATE user SET password_hash = ? WHERE id = ?')
   const remove = db.prepare('DELETE FROM user WHERE id = ?')
   return {
+    serialiseCreation() {},
     insert(u) {
       insert.run(u.id, u.email, u.email.toLowerCase(), u.passwordHash, u.isAdmin ? 1 : 0, u.createdAt)
     },
