@@ -41,6 +41,8 @@ const RIVALS = `SELECT s.id AS "serverId", o.id, o.slug, o.name, o.owner_id AS "
 // The first key of the advisory locks that serialise the proofs of one address (the second is a
 // hash of the claim): "claim" in ASCII.
 const CLAIM_LOCK = 0x636c6169
+// The key of the advisory lock that serialises the listing of new servers: "slug" in ASCII.
+const CREATION_LOCK = 0x736c7567
 // The token is kept once made: of two requests at once, the second finds the first's.
 const TOKEN = 'UPDATE server SET verify_token = coalesce(verify_token, $2) WHERE id = $1 RETURNING verify_token AS token'
 const UNVERIFY_RIVALS = `UPDATE server SET verified_at = NULL
@@ -64,6 +66,13 @@ export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
   const one = async (where: string, value: string) => toServer(await row<Row>(pg, `SELECT ${cols} FROM server WHERE ${where} = $1`, [value]))
 
   return {
+    // A transaction-scoped advisory lock, in a statement of its own: each later statement reads
+    // with a snapshot taken after it is held, so it sees the slug another listing committed
+    // (without it, two listings at once each miss the other's uncommitted slug, and the second
+    // fails on the unique key instead of taking the next free slug or a 409).
+    async serialiseCreation() {
+      await exec(pg, 'SELECT pg_advisory_xact_lock($1, 0)', [CREATION_LOCK])
+    },
     async insert(s) {
       const { num } = (await row<{ num: number }>(pg, INSERT, [
         s.id, s.ownerId, s.slug, s.name, s.host, s.port, s.edition, s.version, s.description, s.website, s.hidden ? 1 : 0, s.createdAt, s.updatedAt,

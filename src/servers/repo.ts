@@ -101,6 +101,10 @@ export interface PingTarget {
 }
 
 export interface ServersRepo {
+  // Called first by a script that lists a server: listings are made one at a time until the
+  // transaction ends, so that the slug checks before the insert see every listing committed
+  // before. SQLite's write transaction already serialises every write: nothing to do there.
+  serialiseCreation(): Awaitable<void>
   insert(s: Omit<Server, 'num' | 'verifiedAt'>): Awaitable<Server>
   // Writes the listing's fields (not its verification: see setVerified).
   update(s: Server): Awaitable<void>

@@ -141,6 +141,7 @@ export async function createServer(deps: ServersDeps, ownerId: string, input: Se
     throw invalidParameter(`slug must be 1 to 48 of a-z, 0-9 and "-", and not one of: ${[...RESERVED_SLUGS].join(', ')}`, 'slug')
   }
   return deps.store.write(function* (tx) {
+    yield* use(tx.servers.serialiseCreation())
     if (input.slug !== undefined && (yield* use(tx.servers.slugExists(input.slug)))) throw conflict(`the slug "${input.slug}" is taken`, 'slug')
     const slug = input.slug ?? (yield* uniqueSlug(tx, name))
     const now = deps.clock.now()

@@ -75,6 +75,7 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
   }
 
   return {
+    serialiseCreation() {},
     insert(s) {
       const { modes: _m, ...fields } = s
       const num = Number(insert.run({ ...fields, hidden: s.hidden ? 1 : 0 }).lastInsertRowid)
