@@ -57,7 +57,7 @@ export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
   const VOTE_TARGET = `SELECT id, slug, name, edition, ${listedSql('server', policy)} AS listed,
     (SELECT n FROM listing_version) AS version FROM server WHERE slug = $1`
   // What a ping round needs of every listed server, without the long text fields.
-  const PING_TARGETS = `SELECT num, host, port, edition, ${MODES('server')} AS modes FROM server WHERE ${listedSql('server', policy)} ORDER BY num`
+  const PING_TARGETS = `SELECT num, id, host, port, edition, ${MODES('server')} AS modes FROM server WHERE ${listedSql('server', policy)} ORDER BY num`
 
   const setModes = async (id: string, modes: string[]) => {
     await exec(pg, 'DELETE FROM server_mode WHERE server_id = $1', [id])

@@ -94,6 +94,7 @@ export interface Banner {
 // What a ping round needs of a listed server.
 export interface PingTarget {
   num: number
+  id: string
   host: string
   port: number | null
   edition: Edition

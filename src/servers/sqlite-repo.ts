@@ -58,7 +58,7 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
       bytes = excluded.bytes, hash = excluded.hash, updated_at = excluded.updated_at`)
   const removeBanner = db.prepare('DELETE FROM server_banner WHERE server_num = ?')
   // What a ping round needs of every listed server, without the long text fields.
-  const pingTargets = db.prepare(`SELECT num, host, port, edition, ${MODES('server')} AS modes FROM server
+  const pingTargets = db.prepare(`SELECT num, id, host, port, edition, ${MODES('server')} AS modes FROM server
     WHERE ${listedSql('server', policy)} ORDER BY num`)
   const rivals = db.prepare(`SELECT s.id AS serverId, o.id, o.slug, o.name, o.owner_id AS ownerId, o.verified_at IS NOT NULL AS verified
     FROM server s JOIN server o ON o.claim = s.claim AND o.owner_id <> s.owner_id ORDER BY s.num, o.num`)

@@ -12,6 +12,10 @@ export const DAY = 24 * HOUR
 // One ping of one server in a round; `at` is when the answer (or the failure) came.
 export interface Measurement {
   serverNum: number
+  // The server measured: its row, found by `serverNum`, must still be this one. SQLite gives the
+  // num of a deleted server, when it was the newest, to the next server listed; a round pinging
+  // meanwhile must not write the old server's measurement on the new one.
+  serverId: string
   status: PingStatus
   at: number
   // The icon its answer carried (null: none, or not a valid one); absent when it did not answer.
@@ -44,7 +48,8 @@ export interface LastRound {
 
 export interface StatsRepo {
   // Writes one measurement: latest status, raw sample and both rollups. False when the server was
-  // deleted meanwhile or this round was already recorded for it (the rollups count it once).
+  // deleted meanwhile (its num may then be another server's) or this round was already recorded
+  // for it (the rollups count it once).
   recordMeasurement(t: number, m: Measurement): Awaitable<boolean>
   // Keeps the icon a server answered with (null: it answered without a valid one, and any kept
   // icon goes). Writes only when the icon changed; true when it did.

@@ -107,7 +107,7 @@ export async function runPingRound(deps: RoundDeps, now: number, opts: RoundOpti
   // server that did not answer keeps its icon, as it keeps its MOTD. Checked here, outside the
   // write transaction.
   const measured = results.map((r, i): Measurement => ({
-    serverNum: targets[i].num, status: r!.status, at: r!.at,
+    serverNum: targets[i].num, serverId: targets[i].id, status: r!.status, at: r!.at,
     ...(r!.status.online && { icon: iconFromFavicon(r!.status.favicon) }),
   }))
   const pingsMs = Math.round(performance.now() - started)

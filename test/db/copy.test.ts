@@ -52,7 +52,7 @@ async function yearOldSite() {
     rt.clock.set(t)
     const measured = targets.map((target) => {
       const players = Math.round(20 + 15 * Math.sin((t / DAY) * 2 * Math.PI) + target.num * 3 + (h % 7))
-      return { serverNum: target.num, at: t + 1000, status: { online: true, playersOnline: players, playersMax: 100, version: '1.21', motd: 'hi', styledMotd: null, favicon: null, latencyMs: 12, error: null } }
+      return { serverNum: target.num, serverId: target.id, at: t + 1000, status: { online: true, playersOnline: players, playersMax: 100, version: '1.21', motd: 'hi', styledMotd: null, favicon: null, latencyMs: 12, error: null } }
     })
     await rt.store.write((tx) => recordRound(tx, t, targets, measured))
     if (h % 61 === 0) {

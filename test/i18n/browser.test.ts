@@ -32,7 +32,7 @@ beforeAll(async () => {
   await rt.store.write(function* (tx) {
     for (let t = now - 24 * HOUR - ((now - 24 * HOUR) % FIVE); t <= now; t += FIVE) {
       yield* recordRound(tx, t, targets, targets.map((target) => ({
-        serverNum: target.num, at: t,
+        serverNum: target.num, serverId: target.id, at: t,
         status: { online: true, playersOnline: 1200 + ((t / FIVE) % 40), playersMax: 5000, version: null, motd: null, styledMotd: null, favicon: null, latencyMs: null, error: null },
       })))
     }

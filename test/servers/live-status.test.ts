@@ -19,7 +19,7 @@ describe('the last ping in the owner\'s server lists', () => {
 
     const at = rt.clock.now()
     const up = { online: true, playersOnline: 7, playersMax: 20, version: '1.21.4', motd: 'hi', styledMotd: [[{ text: 'hi' }]], favicon: null, latencyMs: 3, error: null }
-    expect(rt.store.stats.recordMeasurement(at, { serverNum: server.num, status: up, at })).toBe(true)
+    expect(rt.store.stats.recordMeasurement(at, { serverNum: server.num, serverId: server.id, status: up, at })).toBe(true)
     const seen = { online: true, players: { online: 7, max: 20 }, lastPingAt: new Date(at).toISOString(), pingError: null }
     expect(fields((await get('/api/v1/me/servers')).servers[0])).toEqual(seen)
     expect(fields((await get(`/api/v1/me/servers/${server.slug}`)).server)).toEqual(seen)
@@ -27,7 +27,7 @@ describe('the last ping in the owner\'s server lists', () => {
 
     const later = at + 300_000
     const down = { online: false, playersOnline: 0, playersMax: 0, version: null, motd: null, styledMotd: null, favicon: null, latencyMs: null, error: 'connection refused' }
-    rt.store.stats.recordMeasurement(later, { serverNum: server.num, status: down, at: later })
+    rt.store.stats.recordMeasurement(later, { serverNum: server.num, serverId: server.id, status: down, at: later })
     expect(fields((await get('/api/v1/me/servers')).servers[0])).toEqual({
       online: false, players: { online: 0, max: 0 }, lastPingAt: new Date(later).toISOString(), pingError: 'connection refused',
     })

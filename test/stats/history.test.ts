@@ -55,7 +55,7 @@ beforeAll(async () => {
       const measured = targets.map((target) => {
         const m = model(target.num, t)
         samples.push({ num: target.num, t, ...m })
-        return { serverNum: target.num, at: t + 1000, status: { online: m.up, playersOnline: m.players, playersMax: 200, version: '1.21.4', motd: null, styledMotd: null, favicon: null, latencyMs: m.up ? 20 : null, error: m.up ? null : 'connection refused' } }
+        return { serverNum: target.num, serverId: target.id, at: t + 1000, status: { online: m.up, playersOnline: m.players, playersMax: 200, version: '1.21.4', motd: null, styledMotd: null, favicon: null, latencyMs: m.up ? 20 : null, error: m.up ? null : 'connection refused' } }
       })
       yield* recordRound(tx, t, targets, measured)
     }

@@ -27,8 +27,8 @@ describe('GET /api/v1/servers/{slug}', () => {
       const targets = rt.store.servers.pingTargets().filter((t) => t.num === a.num)
       const status = (online: boolean) => ({ online, playersOnline: online ? 5 : 0, playersMax: 300, version: null, motd: null, styledMotd: null, favicon: null, latencyMs: null, error: online ? null : 'connection refused' })
       await rt.store.write(function* (tx) {
-        yield* recordRound(tx, NOW - 25 * HOUR, targets, [{ serverNum: a.num, status: status(false), at: NOW - 25 * HOUR }])
-        for (const [ago, up] of [[20, true], [15, false], [10, true]] as const) yield* recordRound(tx, NOW - ago * HOUR, targets, [{ serverNum: a.num, status: status(up), at: NOW - ago * HOUR }])
+        yield* recordRound(tx, NOW - 25 * HOUR, targets, [{ serverNum: a.num, serverId: a.id, status: status(false), at: NOW - 25 * HOUR }])
+        for (const [ago, up] of [[20, true], [15, false], [10, true]] as const) yield* recordRound(tx, NOW - ago * HOUR, targets, [{ serverNum: a.num, serverId: a.id, status: status(up), at: NOW - ago * HOUR }])
       })
       rt.clock.set(NOW)
       await runPingRound(rt, NOW, { spreadMs: 0 })

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { use } from '../../src/db/store.ts'
 import { recordRound } from '../../src/stats/round.ts'
 import { deleteServer } from '../../src/servers/service.ts'
-import { backends, closeTestSites } from '../backends.ts'
+import { backends, closeTestSites, describeBackends } from '../backends.ts'
 import { holdNextWrite, lockWaits } from '../held-write.ts'
 import { cleanupTemp, seedServer, siteOn } from '../helpers.ts'
 import { until } from '../until.ts'
@@ -10,6 +10,25 @@ import { until } from '../until.ts'
 afterAll(cleanupTemp)
 
 const up = { online: true, playersOnline: 7, playersMax: 20, version: '1.21.4', motd: 'hi', styledMotd: null, favicon: null, latencyMs: 12, error: null }
+
+describeBackends('a ping round and the servers deleted and listed while it pings', (backend) => {
+  test('a server listed while a round pings never gets the measurement of a server deleted meanwhile', async () => {
+    const rt = await siteOn(backend)
+    const { owner, server: first } = await seedServer(rt, { name: 'First' })
+    const { server: last } = await seedServer(rt, { name: 'Last' })
+    // The round reads its targets, then pings them; meanwhile the newest listing is deleted and
+    // another one made.
+    const targets = await rt.store.servers.pingTargets()
+    await deleteServer(rt, last, owner)
+    const { server: next } = await seedServer(rt, { name: 'Next' })
+    const t = rt.clock.now()
+    const measured = targets.map((target) => ({ serverNum: target.num, serverId: target.id, status: up, at: t }))
+    await rt.store.write((tx) => recordRound(tx, t, targets, measured))
+    expect(await rt.store.servers.status(first.num)).toMatchObject({ online: true, playersOnline: 7 })
+    expect(await rt.store.servers.status(next.num)).toBeNull()
+    expect(await rt.row('SELECT count(*) AS n FROM ping_sample WHERE server_num = ?', next.num)).toEqual({ n: 0 })
+  })
+})
 
 // On SQLite a ping round's transaction runs alone: a server deleted before it is left out, one
 // deleted after it has its measurement deleted with it. On PostgreSQL a deletion still open when
@@ -23,7 +42,7 @@ describe.if(backends.includes('postgres'))('a ping round and a server deleted at
     const { server: kept } = await seedServer(rt, { name: 'Still Here' })
     const targets = await rt.store.servers.pingTargets()
     const t = rt.clock.now()
-    const measured = targets.map((target) => ({ serverNum: target.num, status: up, at: t }))
+    const measured = targets.map((target) => ({ serverNum: target.num, serverId: target.id, status: up, at: t }))
 
     const held = holdNextWrite(rt)
     const deleting = deleteServer({ store: held.store, clock: rt.clock }, gone, owner)

@@ -32,7 +32,7 @@ beforeAll(async () => {
       yield* recordRound(tx, t, targets, targets.map((target) => {
         const down = target.num === 1 && new Date(t).getUTCHours() === 3
         const players = down ? 0 : target.num === 1 ? 20 + ((t / FIVE) % 30) : 7
-        return { serverNum: target.num, at: t, status: { online: !down, playersOnline: players, playersMax: 100, version: null, motd: null, styledMotd: null, favicon: null, latencyMs: null, error: down ? 'connection refused' : null } }
+        return { serverNum: target.num, serverId: target.id, at: t, status: { online: !down, playersOnline: players, playersMax: 100, version: null, motd: null, styledMotd: null, favicon: null, latencyMs: null, error: down ? 'connection refused' : null } }
       }))
     }
   })
