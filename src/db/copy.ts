@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { migrate } from './migrate.ts'
 import { openDatabase } from './open.ts'
-import { connectPostgres, postgresFault, rows, type Pg } from './postgres-client.ts'
+import { connectPostgres, postgresFault, rows, sendable, type Pg } from './postgres-client.ts'
 import { migratePostgres } from './postgres-migrate.ts'
 
 export class CopyError extends Error {}
@@ -61,10 +61,11 @@ async function copyTables(source: Database, tx: Pg): Promise<CopiedTable[]> {
     const names = columns.map((c) => quote(c.name)).join(', ')
     const perBatch = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length))
     let batch: unknown[][] = []
+    // U+0000, which PostgreSQL text cannot hold, goes as U+FFFD (src/db/postgres-client.ts).
     const flush = async () => {
       if (!batch.length) return
       const values = batch.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ')
-      await tx.unsafe(`INSERT INTO ${quote(table)} (${names}) VALUES ${values}`, batch.flat())
+      await tx.unsafe(`INSERT INTO ${quote(table)} (${names}) VALUES ${values}`, sendable(batch.flat()))
       batch = []
     }
     const read = source.query(`SELECT ${names} FROM ${quote(table)}`)

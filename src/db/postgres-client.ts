@@ -41,8 +41,24 @@ function numbered<T>(result: Result): T[] {
   return result as T[]
 }
 
+// PostgreSQL text cannot hold U+0000, which SQLite's holds and which anyone can send (%00 in a
+// query string, "\u0000" in a JSON body, a delivery target's answer quoted in an error): a
+// statement given it fails ("invalid byte sequence for encoding UTF8: 0x00"). It is sent as
+// U+FFFD instead, the character a browser shows for it, wherever it is written or looked for, so
+// that the same request answers as on SQLite and a value is found again by the value it was
+// written with.
+const NUL = '\0'
+const REPLACEMENT = '\uFFFD'
+const holdsNul = (v: unknown): boolean => (typeof v === 'string' ? v.includes(NUL) : Array.isArray(v) && v.some(holdsNul))
+const withoutNul = (v: unknown): unknown => (typeof v === 'string' ? v.replaceAll(NUL, REPLACEMENT) : Array.isArray(v) ? v.map(withoutNul) : v)
+export const sendable = (params: unknown[]): unknown[] => (params.some(holdsNul) ? params.map(withoutNul) : params)
+
+// A value as the JSON text a statement reads with ::jsonb, which refuses "\u0000" as well.
+export const jsonParam = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' && v.includes(NUL) ? v.replaceAll(NUL, REPLACEMENT) : v))
+
 export async function rows<T>(pg: Pg, text: string, params: unknown[] = []): Promise<T[]> {
-  return numbered<T>((await pg.unsafe(text, params)) as Result)
+  return numbered<T>((await pg.unsafe(text, sendable(params))) as Result)
 }
 
 export async function row<T>(pg: Pg, text: string, params: unknown[] = []): Promise<T | null> {
@@ -51,7 +67,7 @@ export async function row<T>(pg: Pg, text: string, params: unknown[] = []): Prom
 
 // Runs a statement; answers how many rows it wrote.
 export async function exec(pg: Pg, text: string, params: unknown[] = []): Promise<number> {
-  return ((await pg.unsafe(text, params)) as Result).affectedRows ?? 0
+  return ((await pg.unsafe(text, sendable(params))) as Result).affectedRows ?? 0
 }
 
 // A connection that cannot be made, said in one sentence with the database's address (never its

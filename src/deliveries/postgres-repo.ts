@@ -1,4 +1,4 @@
-import { exec, row, rows, type Pg } from '../db/postgres-client.ts'
+import { exec, jsonParam, row, rows, type Pg } from '../db/postgres-client.ts'
 import { INTERRUPTED, type AttemptRow, type DeliveriesRepo, type Delivery, type QueueCounts, type VoteEvent } from './repo.ts'
 
 const INSERT = `INSERT INTO delivery (id, server_id, vote_id, channel, test, pseudo, payload, status, next_attempt_at, created_at, updated_at)
@@ -69,7 +69,7 @@ export function postgresDeliveriesRepo(pg: Pg) {
         attempt_id: e.attemptId, delivery_id: e.deliveryId, status: e.status, error: e.error, http_status: e.httpStatus, duration_ms: e.durationMs,
         next_attempt_at: e.nextAttemptAt, rate_limited: e.rateLimited ? 1 : 0, at: e.at,
       }))
-      await exec(pg, END_ATTEMPTS, [JSON.stringify(list)])
+      await exec(pg, END_ATTEMPTS, [jsonParam(list)])
     },
     attemptInProgress: async (id) => (await row(pg, `SELECT 1 FROM delivery_attempt WHERE delivery_id = $1 AND status = 'pending' LIMIT 1`, [id])) !== null,
     async startSeries(id, seriesStart, at) {

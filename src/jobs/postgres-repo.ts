@@ -1,4 +1,4 @@
-import { exec, row, rows, type Pg } from '../db/postgres-client.ts'
+import { exec, jsonParam, row, rows, type Pg } from '../db/postgres-client.ts'
 import type { Job, JobCounts, JobsRepo } from './repo.ts'
 
 // Several processes claim from one table: the claim takes due rows with FOR UPDATE SKIP LOCKED,
@@ -49,7 +49,7 @@ export function postgresJobsRepos() {
     },
     async settle(settlements) {
       const list = settlements.map((s) => ({ id: s.job.id, lease: s.job.leaseUntil, run_at: s.retryAt, error: s.error }))
-      await exec(pg, SETTLE, [JSON.stringify(list)])
+      await exec(pg, SETTLE, [jsonParam(list)])
     },
     async hasten(id, now) {
       if ((await exec(pg, 'UPDATE job SET run_at = $1 WHERE id = $2 AND run_at > $1 AND lease_until IS NULL', [now, id])) === 0) return false
