@@ -9,9 +9,12 @@ export function postgresChannelsRepo(pg: Pg) {
       UNION ALL SELECT 'discord' FROM discord WHERE server_id = $1`, [serverId])).map((r) => r.channel),
     webhook: (serverId) => row<WebhookSettings>(pg,
       'SELECT server_id AS "serverId", url, secret, created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook WHERE server_id = $1', [serverId]),
-    async putWebhook(serverId, url, secret, at) {
+    // With keepSecret, a second first save waits for the first one's insert, then keeps its secret.
+    async putWebhook(serverId, url, secret, at, keepSecret = false) {
       await exec(pg, `INSERT INTO webhook (server_id, url, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
-        ON CONFLICT (server_id) DO UPDATE SET url = excluded.url, secret = excluded.secret, updated_at = excluded.updated_at`, [serverId, url, secret, at])
+        ON CONFLICT (server_id) DO UPDATE SET url = excluded.url,
+          secret = CASE WHEN $5::int = 1 THEN webhook.secret ELSE excluded.secret END, updated_at = excluded.updated_at`,
+      [serverId, url, secret, at, keepSecret ? 1 : 0])
     },
     deleteWebhook: async (serverId) => (await exec(pg, 'DELETE FROM webhook WHERE server_id = $1', [serverId])) > 0,
     votifier: (serverId) => row<VotifierSettings>(pg, `SELECT server_id AS "serverId", host, port, protocol, public_key AS "publicKey", token,

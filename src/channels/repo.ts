@@ -34,7 +34,9 @@ export interface ChannelsRepo {
   // The channels the owner has configured for this server, in a fixed order.
   configured(serverId: string): Awaitable<Channel[]>
   webhook(serverId: string): Awaitable<WebhookSettings | null>
-  putWebhook(serverId: string, url: string, secret: string, at: number): Awaitable<void>
+  // `keepSecret`: a webhook already set keeps its secret (`secret` is then only a new one's), in
+  // the statement that writes it, so that two first saves at once end with one secret.
+  putWebhook(serverId: string, url: string, secret: string, at: number, keepSecret?: boolean): Awaitable<void>
   deleteWebhook(serverId: string): Awaitable<boolean>
   votifier(serverId: string): Awaitable<VotifierSettings | null>
   putVotifier(s: Omit<VotifierSettings, 'createdAt' | 'updatedAt'>, at: number): Awaitable<void>

@@ -112,8 +112,9 @@ function write<T>(deps: ChannelsDeps, serverId: string, script: (tx: ChannelsTx)
 export async function saveWebhook(deps: ChannelsDeps, serverId: string, url: string): Promise<WebhookSettings> {
   const checked = await checkWebhookUrl(deps, url)
   return write(deps, serverId, function* (tx) {
-    const secret = (yield* use(tx.channels.webhook(serverId)))?.secret ?? newWebhookSecret()
-    yield* use(tx.channels.putWebhook(serverId, checked, secret, deps.clock.now()))
+    // The secret kept by the statement itself: a save that read no webhook may meet one another
+    // save has just set (PostgreSQL runs them at once).
+    yield* use(tx.channels.putWebhook(serverId, checked, newWebhookSecret(), deps.clock.now(), true))
     return (yield* use(tx.channels.webhook(serverId)))!
   })
 }

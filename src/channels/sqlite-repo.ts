@@ -8,7 +8,7 @@ export function sqliteChannelsRepo(db: Database) {
     UNION ALL SELECT 'discord' FROM discord WHERE server_id = ?1`)
   const getWebhook = db.prepare('SELECT server_id AS serverId, url, secret, created_at AS createdAt, updated_at AS updatedAt FROM webhook WHERE server_id = ?')
   const putWebhook = db.prepare(`INSERT INTO webhook (server_id, url, secret, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
-    ON CONFLICT (server_id) DO UPDATE SET url = ?2, secret = ?3, updated_at = ?4`)
+    ON CONFLICT (server_id) DO UPDATE SET url = ?2, secret = CASE WHEN ?5 = 1 THEN secret ELSE ?3 END, updated_at = ?4`)
   const deleteWebhook = db.prepare('DELETE FROM webhook WHERE server_id = ?')
   const getVotifier = db.prepare(`SELECT server_id AS serverId, host, port, protocol, public_key AS publicKey, token,
     created_at AS createdAt, updated_at AS updatedAt FROM votifier WHERE server_id = ?`)
@@ -23,7 +23,7 @@ export function sqliteChannelsRepo(db: Database) {
   return {
     configured: (serverId) => (configured.all(serverId) as { channel: Channel }[]).map((r) => r.channel),
     webhook: (serverId) => getWebhook.get(serverId) as WebhookSettings | null,
-    putWebhook: (serverId, url, secret, at) => { putWebhook.run(serverId, url, secret, at) },
+    putWebhook: (serverId, url, secret, at, keepSecret = false) => { putWebhook.run(serverId, url, secret, at, keepSecret ? 1 : 0) },
     deleteWebhook: (serverId) => deleteWebhook.run(serverId).changes > 0,
     votifier: (serverId) => getVotifier.get(serverId) as VotifierSettings | null,
     putVotifier(s, at) {
