@@ -131,8 +131,11 @@ export function parseTimestamp(text: string): number | null {
   if (!m) return null
   const [y, mo, d, h, mi, s = 0] = m.slice(1, 7).map((v) => Number(v ?? 0))
   const ms = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3))
-  const t = Date.UTC(y, mo - 1, d, h, mi, s, ms)
-  const back = new Date(t)
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  const back = new Date(0)
+  back.setUTCFullYear(y, mo - 1, d)
+  back.setUTCHours(h, mi, s, ms)
+  const t = back.getTime()
   if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null
   const zone = m[8]
   if (!zone || zone === 'Z' || zone === 'z') return t

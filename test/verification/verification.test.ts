@@ -423,6 +423,18 @@ describeBackends('the verification API', (backend) => {
         await expectError(await s.get(`/api/v1/votes?since=${encodeURIComponent(bad)}`), 400, 'INVALID_PARAMETER', /^since must be an ISO 8601 timestamp/)
       }
     })
+
+    test('a since of the years 1 to 99 is an old since like any other: clamped, not refused', async () => {
+      const s = await setup(backend)
+      const v = (await s.vote('Steve')).vote
+      // The first: .NET's DateTime.MinValue as its "o" format writes it, a plugin's natural "from the start".
+      for (const since of ['0001-01-01T00:00:00.0000000', '0001-01-01T00:00:00Z', '0099-12-31T23:59:59.999Z', '0000-01-01T00:00:00Z']) {
+        const r = await s.get(`/api/v1/votes?since=${encodeURIComponent(since)}`)
+        expect({ since, status: r.status }).toEqual({ since, status: 200 })
+        expect(await r.json()).toEqual({ ok: true, votes: [{ id: v.id, pseudo: 'Steve', createdAt: iso(v.createdAt), claimed: false }], next: iso(v.createdAt) })
+      }
+      await expectError(await s.get(`/api/v1/votes?since=${encodeURIComponent('0001-02-29T00:00:00Z')}`), 400, 'INVALID_PARAMETER', /^since must be an ISO 8601 timestamp/)
+    })
   })
 
   describe('server statistics', () => {
