@@ -28,10 +28,30 @@ export function presentedKey(request: Request, queryKey: string | undefined): st
   const bearer = auth ? (BEARER.exec(auth)?.[1] ?? null) : null
   const key = queryKey || header || bearer
   if ((header !== null && header !== key) || (bearer !== null && bearer !== key)) {
-    throw invalidParameter('key: the API key is given in several places (key, X-Api-Key, Authorization) with different values; give it once')
+    throw invalidParameter(SEVERAL_KEYS)
   }
   return key
 }
+
+// The first query parameter given several times with different values, if any. Elysia keeps the
+// last value of a repeated parameter silently: `key=A&key=B` would be key B, and
+// `pseudo=Steve&pseudo=Alex` a check of Alex. Equal values are that value, as the key's several
+// placements are.
+export function conflictingParameter(url: string): string | null {
+  const start = url.indexOf('?')
+  // One parameter cannot conflict with itself: the usual request stops here.
+  if (start < 0 || !url.includes('&', start)) return null
+  const seen = new Map<string, string>()
+  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+    const before = seen.get(name)
+    if (before === undefined) seen.set(name, value)
+    else if (before !== value) return name
+  }
+  return null
+}
+
+const givenTwice = (name: string) => invalidParameter(`${name} is given several times with different values; give it once`, name)
+const SEVERAL_KEYS = 'key: the API key is given in several places (key, X-Api-Key, Authorization) with different values; give it once'
 
 // `keyed: true` on a route: the API key is required and resolved to `apiKey` (the key id and
 // its server; not `server`, which Elysia reserves), and limits.keyed_per_minute applies per key
@@ -42,6 +62,8 @@ export const keyedAuth = (deps: KeyedDeps) =>
   new Elysia({ name: 'keys.keyed-auth' }).macro({
     keyed: {
       transform(c) {
+        const conflicting = conflictingParameter(c.request.url)
+        if (conflicting === 'key') throw invalidParameter(SEVERAL_KEYS)
         const secret = presentedKey(c.request, (c.query as { key?: string }).key)
         if (secret === null) {
           throw new ApiError(401, 'MISSING_KEY', 'an API key is required: query parameter key, header X-Api-Key or Authorization: Bearer <key>', {}, CHALLENGE)
@@ -52,6 +74,8 @@ export const keyedAuth = (deps: KeyedDeps) =>
           if (!apiKey) throw new ApiError(401, 'INVALID_KEY', 'the API key is unknown or revoked', {}, CHALLENGE)
           return then(enforceRateLimit(deps.limits.keyed, apiKey.id, now), (headers) => {
             Object.assign(c.set.headers, headers)
+            // After the key, so that a request without a valid one is 401 whatever its parameters.
+            if (conflicting !== null) throw givenTwice(conflicting)
             ;(c as unknown as Keyed).apiKey = apiKey
           })
         })

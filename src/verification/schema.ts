@@ -112,7 +112,7 @@ export function responsesDoc(ok: TSchema, text?: { description: string; example:
         ...(text ? { 'text/plain': { schema: { type: 'string' as const, enum: ['1', '0'], description: text.description }, example: text.example } } : {}),
       },
     },
-    400: errorResponse('INVALID_PARAMETER: a parameter is missing, malformed or out of range; the message names it.'),
+    400: errorResponse('INVALID_PARAMETER: a parameter is missing, malformed or out of range, or given several times with different values; the message names it.'),
     401: { ...errorResponse('MISSING_KEY: no key given; INVALID_KEY: the key is unknown or revoked (a revoked key stops working within one second).'), headers: { 'WWW-Authenticate': { schema: { type: 'string' as const } } } },
     429: errorResponse('RATE_LIMITED: over limits.keyed_per_minute (default 600) requests in the last 60 seconds for this key.', {
       'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const } },

@@ -300,6 +300,44 @@ describeBackends('the verification API', (backend) => {
       }
     })
 
+    test('the key given twice in the query must agree too: different values are 400, not the last one silently', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve')
+      const other = (await createKey(s.rt, s.server.id)).key
+      for (const query of [`key=vlk_unknown&key=${s.key}`, `key=${s.key}&key=vlk_unknown`, `key=${s.key}&key=${other}`]) {
+        await expectError(await s.get(`/api/v1/votes/check?pseudo=Steve&${query}`, {}), 400, 'INVALID_PARAMETER', /^key: /)
+        await expectError(await s.post(`/api/v1/votes/claim?pseudo=Steve&${query}`, {}), 400, 'INVALID_PARAMETER', /^key: /)
+      }
+      expect((await s.check(`pseudo=Steve&key=${s.key}&key=${s.key}`)).claimed).toBe(false)
+      expect(await s.rt.row('SELECT count(*) AS n FROM vote WHERE claimed_at IS NOT NULL')).toEqual({ n: 0 })
+    })
+
+    test('any other parameter given twice with different values is 400 naming it; the same value twice is that value', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve')
+      const cases: [string, string, string][] = [
+        ['GET', '/api/v1/votes/check?pseudo=Steve&pseudo=Alex', 'pseudo'],
+        ['GET', '/api/v1/votes/check?ip=203.0.113.7&ip=198.51.100.1', 'ip'],
+        ['GET', '/api/v1/votes/check?pseudo=Steve&window=60&window=1440', 'window'],
+        ['GET', '/api/v1/votes/check?pseudo=Steve&format=json&format=text', 'format'],
+        ['POST', '/api/v1/votes/claim?pseudo=Alex&pseudo=Steve', 'pseudo'],
+        ['GET', '/api/v1/votes?limit=1&limit=1000', 'limit'],
+        ['GET', '/api/v1/server?month=2026-10&month=2026-11', 'month'],
+      ]
+      for (const [method, path, field] of cases) {
+        const r = await (method === 'GET' ? s.get(path) : s.post(path))
+        expect(r.headers.get('ratelimit-limit')).toBe('600')
+        const body = await expectError(r, 400, 'INVALID_PARAMETER', `${field} is given several times with different values; give it once`)
+        expect(body.error.field).toBe(field)
+      }
+      // Nothing was claimed by the refused claim.
+      expect((await s.check('pseudo=Steve')).claimed).toBe(false)
+      expect(await s.check('pseudo=Steve&pseudo=Steve')).toMatchObject({ hasVoted: true, pseudo: 'Steve' })
+      expect((await s.claim('pseudo=Steve&pseudo=Steve')).claimed).toBe(true)
+      // The key comes first: without one it is 401 whatever the parameters.
+      await expectError(await s.get('/api/v1/votes/check?pseudo=Steve&pseudo=Alex', {}), 401, 'MISSING_KEY')
+    })
+
     test('no key: 401 MISSING_KEY; unknown, revoked or of a deleted server: 401 INVALID_KEY', async () => {
       const s = await setup(backend)
       const missing = await s.get('/api/v1/votes/check?pseudo=Steve', {})
