@@ -18,14 +18,33 @@ interface Keyed {
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="votelist API"' }
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
+const SEVERAL_KEYS = 'key: the API key is given in several places (key, X-Api-Key, Authorization) with different values; give it once'
+
+// A header sent several times reads as its values joined by ", " (Headers#get). A key holds no
+// comma, so each part is a key presented once more, and the parts must agree as the placements
+// do; without a comma (the usual request) the value is the key.
+function headerKey(value: string | null): string | null {
+  if (!value) return null
+  return value.includes(',') ? agreeing(value.split(',').map((part) => part.trim()).filter((part) => part !== '')) : value
+}
+
+function bearerKey(value: string | null): string | null {
+  if (!value) return null
+  if (!value.includes(',')) return BEARER.exec(value)?.[1] ?? null
+  return agreeing(value.split(',').map((part) => BEARER.exec(part.trim())?.[1]).filter((key) => key !== undefined))
+}
+
+function agreeing(keys: string[]): string | null {
+  if (keys.some((key) => key !== keys[0])) throw invalidParameter(SEVERAL_KEYS)
+  return keys[0] ?? null
+}
 
 // The key a request presents: query `key`, header `X-Api-Key` or `Authorization: Bearer`.
 // Empty values count as absent; an Authorization header of another scheme is ignored (it may
 // belong to a proxy in front). Several placements must carry the same key.
 export function presentedKey(request: Request, queryKey: string | undefined): string | null {
-  const header = request.headers.get('x-api-key') || null
-  const auth = request.headers.get('authorization')
-  const bearer = auth ? (BEARER.exec(auth)?.[1] ?? null) : null
+  const header = headerKey(request.headers.get('x-api-key'))
+  const bearer = bearerKey(request.headers.get('authorization'))
   const key = queryKey || header || bearer
   if ((header !== null && header !== key) || (bearer !== null && bearer !== key)) {
     throw invalidParameter(SEVERAL_KEYS)
@@ -51,7 +70,6 @@ export function conflictingParameter(url: string): string | null {
 }
 
 const givenTwice = (name: string) => invalidParameter(`${name} is given several times with different values; give it once`, name)
-const SEVERAL_KEYS = 'key: the API key is given in several places (key, X-Api-Key, Authorization) with different values; give it once'
 
 // `keyed: true` on a route: the API key is required and resolved to `apiKey` (the key id and
 // its server; not `server`, which Elysia reserves), and limits.keyed_per_minute applies per key

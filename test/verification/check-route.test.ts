@@ -69,6 +69,8 @@ describeBackends('the check endpoint\'s own route', (backend) => {
       ['?ip=203.0.113.7'], ['?ip=2001:db8::ffff'], ['?pseudo=Steve&ip=203.0.113.7'], ['?pseudo=Alex&ip=203.0.113.7'],
       [`?pseudo=Steve&key=${key}`, {}], ['?pseudo=Steve', { Authorization: `Bearer ${key}` }],
       [`?pseudo=Steve&key=${key}`, { 'X-Api-Key': key }],
+      // A header sent twice, as Headers#get reads it.
+      ['?pseudo=Steve', { 'X-Api-Key': `${key}, ${key}` }], ['?pseudo=Steve', { Authorization: `Bearer ${key}, Bearer ${key}` }],
     ]
     for (const [query, headers] of usual) {
       const a = await s.ask(query, headers)

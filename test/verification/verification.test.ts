@@ -300,6 +300,24 @@ describeBackends('the verification API', (backend) => {
       }
     })
 
+    test('a key header sent twice is the key when both agree (not 401), and 400 when they differ', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve')
+      const other = (await createKey(s.rt, s.server.id)).key
+      const twice = (name: string, a: string, b: string) => {
+        const headers = new Headers()
+        headers.append(name, a)
+        headers.append(name, b)
+        return s.app.handle(new Request('http://localhost/api/v1/votes/check?pseudo=Steve', { headers }))
+      }
+      for (const r of [await twice('X-Api-Key', s.key, s.key), await twice('Authorization', `Bearer ${s.key}`, `Bearer ${s.key}`), await twice('Authorization', 'Basic dXNlcjpwYXNz', `Bearer ${s.key}`)]) {
+        expect(r.status).toBe(200)
+        expect((await r.json()).hasVoted).toBe(true)
+      }
+      await expectError(await twice('X-Api-Key', s.key, other), 400, 'INVALID_PARAMETER', /^key: /)
+      await expectError(await twice('Authorization', `Bearer ${s.key}`, `Bearer ${other}`), 400, 'INVALID_PARAMETER', /^key: /)
+    })
+
     test('the key given twice in the query must agree too: different values are 400, not the last one silently', async () => {
       const s = await setup(backend)
       await s.vote('Steve')
