@@ -32,6 +32,11 @@ function toApiError(code: unknown, error: unknown, request: Request, log: Logger
     if (!first || !('path' in first)) return invalidParameter(`invalid ${error.type}`)
     // A header or a cookie is not a field a form could show the message under.
     const field = FIELD_SOURCES.has(error.type) ? fieldOfPath(first.path) : undefined
+    // A path segment Elysia could not decode (not percent-encoded UTF-8) reaches the schema as no
+    // value at all: no slug or id is written so, so nothing is at that path.
+    if (error.type === 'params' && typeof first.value !== 'string') {
+      return new ApiError(404, 'NOT_FOUND', `${field ?? 'the path'} is not percent-encoded UTF-8: nothing has it`, {}, {}, field)
+    }
     return invalidParameter(describeValueError(first, error.type), field)
   }
   if (code === 'PARSE') return new ApiError(400, 'INVALID_PARAMETER', 'the request body could not be parsed')

@@ -121,6 +121,20 @@ describe('error bodies', () => {
     expect(curl.headers.get('content-type')).toStartWith('application/json')
   })
 
+  test('a path segment that is not percent-encoded UTF-8 names nothing: 404 NOT_FOUND, not 400 "expected string"', async () => {
+    const site = await testApp(testRuntime())
+    for (const path of ['/api/v1/servers/%FF', '/api/v1/servers/%E2%82/history', '/api/v1/servers/%/badge.svg', '/api/v1/servers/%C0%AF/icon.png']) {
+      expect({ path, ...(await json(await call(site, 'GET', path))) }).toEqual({
+        path, status: 404, body: { ok: false, error: { code: 'NOT_FOUND', message: 'slug is not percent-encoded UTF-8: nothing has it', field: 'slug' } },
+      })
+    }
+    const page = await call(site, 'GET', '/serveur/%FF', { headers: { accept: 'text/html' } })
+    expect([page.status, page.headers.get('content-type')]).toEqual([404, 'text/html; charset=utf-8'])
+    // A segment that decodes but breaks its parameter's rule stays a 400 naming it.
+    expect((await json(await call(app, 'GET', '/p/%FF'))).status).toBe(404)
+    expect((await json(await call(app, 'GET', '/p/abc'))).status).toBe(400)
+  })
+
   test('GET /api/v1/health answers ok and the version', async () => {
     const rt = testRuntime()
     expect(await json(await call(await testApp(rt), 'GET', '/api/v1/health'))).toEqual({ status: 200, body: { ok: true, version: VERSION } })
