@@ -42,7 +42,7 @@ const windowStart = (now: number, minutes: number) => now - minutes * 60_000 + 1
 
 function ipKeyOf(ip: string): string {
   const key = ipKey(ip)
-  if (key === null) throw invalidParameter('ip must be an IPv4 or IPv6 address')
+  if (key === null) throw invalidParameter('ip must be an IPv4 or IPv6 address', 'ip')
   return key
 }
 
@@ -152,7 +152,7 @@ export async function listVotes(deps: VerificationDeps, key: LiveKey, q: { since
   let since = oldest
   if (q.since !== undefined) {
     const t = parseTimestamp(q.since)
-    if (t === null) throw invalidParameter('since must be an ISO 8601 timestamp such as 2026-11-22T10:15:30.123Z')
+    if (t === null) throw invalidParameter('since must be an ISO 8601 timestamp such as 2026-11-22T10:15:30.123Z', 'since')
     since = Math.max(t, oldest)
   }
   const limit = checkInteger(q.limit, 'limit', 1, 1000) ?? DEFAULT_LIST_LIMIT
@@ -170,7 +170,7 @@ export async function listVotes(deps: VerificationDeps, key: LiveKey, q: { since
 export async function serverStatistics(deps: VerificationDeps, key: LiveKey, month: string | undefined, now: number): Promise<ServerStatistics> {
   const current = monthOf(now)
   const m = month ?? current
-  if (m > current) throw invalidParameter(`month must not be after the current month (${current})`)
+  if (m > current) throw invalidParameter(`month must not be after the current month (${current})`, 'month')
   const { ranking } = deps.store
   return {
     ok: true,

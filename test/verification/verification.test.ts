@@ -136,6 +136,20 @@ describeBackends('the verification API', (backend) => {
       await expectError(await s.get('/api/v1/votes/check?pseudo=Steve&format=xml'), 400, 'INVALID_PARAMETER', 'format must be json or text')
     })
 
+    test('every refusal of one parameter names it in error.field, as the error schema documents', async () => {
+      const s = await setup(backend)
+      const cases: [string, string][] = [
+        ['/api/v1/votes/check?ip=300.1.1.1', 'ip'], ['/api/v1/votes/check?ip=', 'ip'], ['/api/v1/votes/check?pseudo=no', 'pseudo'],
+        ['/api/v1/votes/check?pseudo=Steve&window=0', 'window'], ['/api/v1/votes/check?pseudo=Steve&format=xml', 'format'],
+        ['/api/v1/votes?since=yesterday', 'since'], ['/api/v1/votes?limit=0', 'limit'],
+        ['/api/v1/server?month=2026-13', 'month'], ['/api/v1/server?month=2999-01', 'month'],
+      ]
+      for (const [path, field] of cases) {
+        const body = await expectError(await s.get(path), 400, 'INVALID_PARAMETER')
+        expect({ path, field: body.error.field }).toEqual({ path, field })
+      }
+    })
+
     test('checking changes nothing', async () => {
       const s = await setup(backend)
       await s.vote('Steve')
