@@ -122,7 +122,8 @@ export function claimVote(deps: VerificationDeps, key: LiveKey, q: { pseudo: str
   })
 }
 
-const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/
+// A space before the offset is its "+" sent unencoded, which a query string reads as a space.
+const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+ -]\d{2}(?::?\d{2})?)?$/
 
 // An ISO 8601 date-time to milliseconds. Without a zone it is UTC (every time in this API is).
 // Digits past the millisecond are dropped: votes are stored to the millisecond.
@@ -141,7 +142,7 @@ export function parseTimestamp(text: string): number | null {
   if (!zone || zone === 'Z' || zone === 'z') return t
   const digits = zone.replace(':', '')
   const offset = (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5) || 0)) * 60_000
-  return zone[0] === '+' ? t - offset : t + offset
+  return zone[0] === '-' ? t + offset : t - offset
 }
 
 // Votes after `since` (exclusive), oldest first. `since` defaults to, and is clamped to, seven

@@ -494,6 +494,22 @@ describeBackends('the verification API', (backend) => {
       }
     })
 
+    test('an offset whose + was sent unencoded (which a query string reads as a space) is still that offset', async () => {
+      const s = await setup(backend)
+      s.rt.clock.advance(MIN)
+      const v = (await s.vote('Steve')).vote
+      expect(iso(v.createdAt)).toBe('2026-11-22T12:01:00.000Z')
+      // Java's OffsetDateTime#toString appended as is: 13:00:59.999+01:00 is 12:00:59.999Z, before the vote.
+      for (const since of ['2026-11-22T13:00:59.999+01:00', '2026-11-22T13:00:59.999+0100', '2026-11-22T13:00:59.999+01']) {
+        const r = await s.get(`/api/v1/votes?since=${since}`)
+        expect({ since, status: r.status }).toEqual({ since, status: 200 })
+        expect((await r.json()).votes.map((x: { id: string }) => x.id)).toEqual([v.id])
+      }
+      expect((await (await s.get('/api/v1/votes?since=2026-11-22T13:01:00.000+01:00')).json()).votes).toEqual([])
+      // A space anywhere else is still refused.
+      await expectError(await s.get('/api/v1/votes?since=2026-11-22T13:01:00.000%20'), 400, 'INVALID_PARAMETER', /^since must be an ISO 8601 timestamp/)
+    })
+
     test('a since of the years 1 to 99 is an old since like any other: clamped, not refused', async () => {
       const s = await setup(backend)
       const v = (await s.vote('Steve')).vote
