@@ -125,6 +125,24 @@ describeBackends('the check endpoint\'s own route', (backend) => {
     }), { numRuns: 150 })
   })
 
+  test('odd values, numbers, encodings and repeats: the same answer as the framework\'s route', async () => {
+    const s = await setup(backend)
+    const name = fc.constantFrom('pseudo', 'ip', 'window', 'duration', 'format', 'key', 'Pseudo', 'p%73eudo', 'other', '')
+    const odd = fc.constantFrom('Steve', 'steve', 'Alex', 'St%65ve', '%53teve', 'Ste+ve', '%FF', '%E2%82', '%', '%00', 'Steve%00', 'x'.repeat(65),
+      '1e3', '0x10', ' 5', '%205', '+5', '-0', '5.0', '0005', '05', '1440', '1441', '0', '000000120', '1234567890', '',
+      '203.0.113.7', '::ffff:203.0.113.7', '%3A%3Affff%3A203.0.113.7', '[2001:db8::1]', '2001:db8::1%25eth0', '2001:DB8::ffff',
+      'text', 'TEXT', 'json', 'te%78t', s.key, `${s.key}%20`, 'vlk_unknown')
+    const part = fc.oneof(fc.tuple(name, odd).map(([n, v]) => `${n}=${v}`), name, fc.string({ maxLength: 8 }))
+    await fc.assert(fc.asyncProperty(fc.array(part, { maxLength: 5 }), fc.constantFrom<Record<string, string>>({ 'X-Api-Key': s.key }, {}, { Authorization: `Bearer ${s.key}` }, { 'X-Api-Key': `${s.key}, ${s.key}` }), async (parts, headers) => {
+      const a = await s.ask(parts.length ? `?${parts.join('&')}` : '', headers)
+      const remaining = a.own.headers['ratelimit-remaining']
+      if (remaining !== undefined) expect(Number(a.framework.headers['ratelimit-remaining'])).toBe(Number(remaining) - 1)
+      delete a.own.headers['ratelimit-remaining']
+      delete a.framework.headers['ratelimit-remaining']
+      expect(a.own).toEqual(a.framework)
+    }), { numRuns: 300 })
+  })
+
   test('the site serves it over HTTP, and other methods on its path still reach the framework', async () => {
     const s = await setup(backend)
     const app = s.app.listen({ hostname: '127.0.0.1', port: 0 })
