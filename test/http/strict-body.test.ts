@@ -51,3 +51,41 @@ describe('a JSON body key named like an Object.prototype member', () => {
     })
   })
 })
+
+describe('a body that is not a JSON object', () => {
+  test('is refused with a 400 saying so on every route that takes an object body, and changes nothing', async () => {
+    const rt = testRuntime({ network: { allow_private_targets: true }, accounts: { login_attempts_per_minute: 1000 } })
+    const app = await testApp(rt)
+    const { user, headers } = await ownerSession(rt, 'owner@example.com')
+    expect((await call(app, 'POST', '/api/v1/me/servers', { headers, body: { name: 'Alpha', host: '127.0.0.1', slug: 'alpha' } })).status).toBe(201)
+    const routes: [string, string, Record<string, unknown>][] = [
+      ['POST', '/api/v1/me/servers', { name: 'Beta', host: '127.0.0.1' }],
+      ['PATCH', '/api/v1/me/servers/alpha', { name: 'Alpha Two' }],
+      ['POST', '/api/v1/me/servers/alpha/keys', { name: 'plugin' }],
+      ['PUT', '/api/v1/me/servers/alpha/webhook', { url: 'http://127.0.0.1:9/hook' }],
+      ['PUT', '/api/v1/me/servers/alpha/votifier', { host: '127.0.0.1', protocol: 'v2' }],
+      ['POST', '/api/v1/auth/register', { email: 'new@example.com', password: 'correct horse battery' }],
+      ['POST', '/api/v1/auth/login', { email: 'owner@example.com', password: 'correct horse battery' }],
+    ]
+    const refused = { ok: false, error: { code: 'INVALID_PARAMETER', message: 'the request body must be a JSON object, sent with Content-Type: application/json' } }
+    for (const [method, path, valid] of routes) {
+      const sent: [string, string][] = [
+        ...['[]', `[${JSON.stringify(valid)}]`, 'null', '"text"', '1', 'true'].map((body): [string, string] => [body, 'application/json']),
+        // Valid JSON under another type is read as text: said so, rather than "name is required".
+        [JSON.stringify(valid), 'text/plain'],
+      ]
+      for (const [text, type] of sent) {
+        expect({ method, path, text, type, ...(await json(await call(app, method, path, { headers: { ...headers, 'content-type': type }, body: text }))) }).toEqual({
+          method, path, text, type, status: 400, body: refused,
+        })
+      }
+    }
+    const alpha = await json(await call(app, 'GET', '/api/v1/me/servers/alpha', { headers }))
+    expect(alpha.body.server).toMatchObject({ name: 'Alpha', webhook: null, votifier: null })
+    expect(rt.store.users.byEmail('new@example.com')).toBeNull()
+    expect(rt.store.servers.byOwner(user.id)).toHaveLength(1)
+    expect((await json(await call(app, 'GET', '/api/v1/me/servers/alpha/keys', { headers }))).body.keys).toEqual([])
+    // No body at all is still no body: a key without a name.
+    expect((await call(app, 'POST', '/api/v1/me/servers/alpha/keys', { headers })).status).toBe(201)
+  })
+})
