@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { then } from '../db/store.ts'
 import { clientKey, type SocketInfo } from './client-ip.ts'
+import { conflictingParameter, givenTwice } from './query-params.ts'
 import { enforceRateLimit, type RateLimiter } from './rate-limit.ts'
 
 interface LimitedRequest {
@@ -27,8 +28,18 @@ export interface PublicLimitDeps {
   limits: { public: RateLimiter }
 }
 
-// `publicLimited: true` on a route: limits.public_per_minute per client address.
-export const publicRateLimit = (deps: PublicLimitDeps) =>
-  new Elysia({ name: 'http.public-limit' }).macro({
-    publicLimited: { transform: limitByAddress(deps, deps.limits.public) },
+// `publicLimited: true` on a route: limits.public_per_minute per client address; past the count,
+// a query parameter given several times with different values is 400 naming it (as on the keyed
+// API), rather than its last value silently.
+export const publicRateLimit = (deps: PublicLimitDeps) => {
+  const limit = limitByAddress(deps, deps.limits.public)
+  return new Elysia({ name: 'http.public-limit' }).macro({
+    publicLimited: {
+      // (The context destructured, not handed on whole: see body-limit.ts.)
+      transform: ({ request, server, set }: LimitedRequest) => then(limit({ request, server, set }), () => {
+        const conflicting = conflictingParameter(request.url)
+        if (conflicting !== null) throw givenTwice(conflicting)
+      }),
+    },
   })
+}

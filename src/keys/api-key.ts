@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Clock } from '../clock.ts'
 import { then } from '../db/store.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
+import { conflictingParameter, givenTwice } from '../http/query-params.ts'
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts'
 import type { KeyCache } from './cache.ts'
 import type { LiveKey } from './repo.ts'
@@ -51,25 +52,6 @@ export function presentedKey(request: Request, queryKey: string | undefined): st
   }
   return key
 }
-
-// The first query parameter given several times with different values, if any. Elysia keeps the
-// last value of a repeated parameter silently: `key=A&key=B` would be key B, and
-// `pseudo=Steve&pseudo=Alex` a check of Alex. Equal values are that value, as the key's several
-// placements are.
-export function conflictingParameter(url: string): string | null {
-  const start = url.indexOf('?')
-  // One parameter cannot conflict with itself: the usual request stops here.
-  if (start < 0 || !url.includes('&', start)) return null
-  const seen = new Map<string, string>()
-  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
-    const before = seen.get(name)
-    if (before === undefined) seen.set(name, value)
-    else if (before !== value) return name
-  }
-  return null
-}
-
-const givenTwice = (name: string) => invalidParameter(`${name} is given several times with different values; give it once`, name)
 
 // `keyed: true` on a route: the API key is required and resolved to `apiKey` (the key id and
 // its server; not `server`, which Elysia reserves), and limits.keyed_per_minute applies per key

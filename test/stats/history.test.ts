@@ -251,4 +251,20 @@ describe('global statistics', () => {
     expect(mode.body).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: `mode must be one of ${rt.config.servers.modes.join(', ')}`, field: 'mode' } })
     expect((await get('/api/v1/stats/global?range=1d')).res.status).toBe(400)
   })
+
+  test('a parameter given twice with different values is 400 naming it, not its last value silently', async () => {
+    for (const [path, field] of [
+      ['/api/v1/stats/global?mode=skyblock&mode=pvp', 'mode'], ['/api/v1/stats/global?edition=java&edition=bedrock', 'edition'],
+      [`/api/v1/servers/${slug[1]}/history?range=7d&range=30d`, 'range'], [`/api/v1/servers/${slug[1]}/history?format=csv&format=json`, 'format'],
+      [`/api/v1/servers/${slug[1]}/badge.svg?theme=light&theme=dark`, 'theme'],
+    ]) {
+      const { res, body } = await get(path)
+      expect({ path, status: res.status, body }).toEqual({
+        path, status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: `${field} is given several times with different values; give it once`, field } },
+      })
+      expect(res.headers.get('ratelimit-limit')).not.toBeNull()
+    }
+    const same = await get('/api/v1/stats/global?range=7d&range=7d')
+    expect([same.res.status, (same.body as History).range]).toEqual([200, '7d'])
+  })
 })
