@@ -32,6 +32,12 @@ function discordError(text: string): { message?: string; code?: number; retry_af
   }
 }
 
+// The longest wait an answer can impose. Discord asks for seconds (an hour for a Cloudflare ban);
+// an answer asking for more is broken or hostile: taken as is, 1e20 s would park the message for
+// good (a time no Date can show, beyond PostgreSQL's bigint) and hold every message to the webhook.
+// After an hour the next attempt asks again.
+export const MAX_WAIT_MS = 3_600_000
+
 // Waits no earlier than both the body's retry_after and the Retry-After header; null when Discord
 // (or a proxy in front of it) said neither.
 function retryAfterMs(res: Response, body: { retry_after?: number }): number | null {
@@ -54,7 +60,7 @@ export async function sendDiscord(webhookUrl: string, body: string, opts: PostOp
     void res.body?.cancel().catch(() => {})
     const resetAfter = secondsHeader(res, 'x-ratelimit-reset-after')
     const spent = res.headers.get('x-ratelimit-remaining') === '0' && resetAfter !== null
-    return spent ? { httpStatus: status, pauseMs: Math.ceil(resetAfter * 1000) } : { httpStatus: status }
+    return spent ? { httpStatus: status, pauseMs: Math.min(Math.ceil(resetAfter * 1000), MAX_WAIT_MS) } : { httpStatus: status }
   }
   if (status >= 300 && status < 400) throw redirectFailure(res, 'Discord')
   const text = await answerSnippet(res)
@@ -62,9 +68,11 @@ export async function sendDiscord(webhookUrl: string, body: string, opts: PostOp
   const said = err.message ? `${err.message}${err.code ? ` (code ${err.code})` : ''}` : text
   const answer = `Discord answered ${status}${said ? `: "${said}"` : ''}`
   if (status === 429) {
-    const waitMs = retryAfterMs(res, err)
-    if (waitMs === null) throw new DeliveryFailure(`${answer}, a rate limit without saying how long to wait`, { httpStatus: status })
-    throw new DeliveryFailure(`${answer}: rate limited${err.global ? ' (across all of this site\'s webhooks)' : ''}, so the next attempt waits ${seconds(waitMs)}, as Discord asked`, { httpStatus: status, retryAfterMs: waitMs })
+    const asked = retryAfterMs(res, err)
+    if (asked === null) throw new DeliveryFailure(`${answer}, a rate limit without saying how long to wait`, { httpStatus: status })
+    const waitMs = Math.min(asked, MAX_WAIT_MS)
+    const capped = asked > MAX_WAIT_MS ? ' (it asked for more than the longest wait votelist allows)' : ''
+    throw new DeliveryFailure(`${answer}: rate limited${err.global ? ' (across all of this site\'s webhooks)' : ''}, so the next attempt waits ${seconds(waitMs)}, as Discord asked${capped}`, { httpStatus: status, retryAfterMs: waitMs })
   }
   if (status === 404) throw new DeliveryFailure(`${answer} — the webhook no longer exists in Discord: set a new webhook URL, then Redeliver`, { httpStatus: status, final: true })
   if (status === 401) throw new DeliveryFailure(`${answer} — the URL's token is wrong (was the webhook's URL reset?): set the new URL, then Redeliver`, { httpStatus: status, final: true })

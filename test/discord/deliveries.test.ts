@@ -22,6 +22,8 @@ async function withDiscord(backend: Backend, input: ConfigInput = {}, url?: (r: 
   return { r, ...ctx }
 }
 
+const HOUR = 3_600_000
+
 const rateLimitedRows = (rt: BackendRuntime) =>
   rt.rows<{ attempt: number; status: string; rateLimited: number; nextAttemptAt: number | null }>(
     'SELECT attempt, status, rate_limited AS "rateLimited", next_attempt_at AS "nextAttemptAt" FROM delivery_attempt ORDER BY id')
@@ -136,6 +138,28 @@ describeBackends('votes to Discord', (backend) => {
     expect(started.slice(1).map((t, i) => t - started[i])).toEqual(Array(12).fill(2000))
     expect((await rt.store.deliveries.attempts(server.id, Number.MAX_SAFE_INTEGER, 20)).map((a) => a.seriesAttempt).reverse())
       .toEqual([...Array(11).fill(1), 2, 3])
+  })
+
+  test('a wait longer than an hour is cut to an hour: a broken or hostile answer (Retry-After: 1e20) neither parks the message for ever nor breaks the Deliveries tab', async () => {
+    const { r, rt, owner, server } = await withDiscord(backend)
+    r.reply({ status: 429, retryAfter: 1e300, header: '1e20' })
+    const t0 = rt.clock.now()
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    expect(await rateLimitedRows(rt)).toEqual([{ attempt: 1, status: 'failed', rateLimited: 1, nextAttemptAt: t0 + HOUR }])
+    expect((await attemptRows(rt))[0].error).toBe('Discord answered 429: "You are being rate limited.": rate limited, so the next attempt waits 3600 s, as Discord asked (it asked for more than the longest wait votelist allows)')
+    // Another vote meanwhile waits for the same hour, and the tab lists both.
+    await recordVote(rt, server, 'Alex', ['203.0.113.8'])
+    await rt.queue.drain()
+    expect(await deliveryJobTimes(rt)).toEqual([t0 + HOUR, t0 + HOUR])
+    const app = await testApp(rt)
+    const headers = { cookie: `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, owner.id)).token}` }
+    const tab = await call(app, 'GET', `/api/v1/me/servers/${server.slug}/deliveries`, { headers })
+    expect(tab.status).toBe(200)
+    expect((await tab.json()).deliveries.map((d: { nextAttemptAt: string | null }) => d.nextAttemptAt)).toEqual([new Date(t0 + HOUR).toISOString()])
+    rt.clock.set(t0 + HOUR)
+    await rt.queue.drain()
+    expect((await deliveryRows(rt)).map((d) => d.status)).toEqual(['succeeded', 'succeeded'])
   })
 
   test('Unknown Webhook (404) gives up at once; after fixing the URL, Redeliver sends it', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { discordMessage, escapeMarkdown } from '../../src/discord/message.ts'
-import { sendDiscord } from '../../src/discord/send-discord.ts'
+import { MAX_WAIT_MS, sendDiscord } from '../../src/discord/send-discord.ts'
 import { DeliveryFailure } from '../../src/net/guard.ts'
 import { VERSION } from '../../src/version.ts'
 import { freePort } from '../deliveries/setup.ts'
@@ -71,6 +71,26 @@ describe('posting to a Discord webhook (a local stand-in answering as Discord do
     const r = receiver()
     r.setRemaining(0)
     expect(await sendDiscord(r.url(), message, loopback)).toEqual({ httpStatus: 204, pauseMs: 2500 })
+  })
+
+  test('a pause longer than an hour, asked by a success or a 429, is cut to an hour (MAX_WAIT_MS)', async () => {
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: (req) => new URL(req.url).searchParams.has('wait')
+        ? new Response(null, { status: 204, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '1e30' } })
+        : Response.json({ message: 'You are being rate limited.', retry_after: 1e300 }, { status: 429, headers: { 'retry-after': '1e20' } }),
+    })
+    try {
+      const url = `http://127.0.0.1:${server.port}/api/webhooks/1/t`
+      expect(MAX_WAIT_MS).toBe(3_600_000)
+      expect(await sendDiscord(`${url}?wait=true`, message, loopback)).toEqual({ httpStatus: 204, pauseMs: MAX_WAIT_MS })
+      const limited = await failure(sendDiscord(url, message, loopback))
+      expect(limited.detail).toEqual({ httpStatus: 429, retryAfterMs: MAX_WAIT_MS })
+      expect(limited.message).toBe('Discord answered 429: "You are being rate limited.": rate limited, so the next attempt waits 3600 s, as Discord asked (it asked for more than the longest wait votelist allows)')
+    } finally {
+      server.stop(true)
+    }
   })
 
   test('429: the wait is the later of retry_after (seconds, a float) and Retry-After', async () => {
