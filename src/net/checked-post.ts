@@ -63,6 +63,10 @@ export async function answerSnippet(res: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 200)
 }
 
-// A 3xx is a failure that names where it pointed: set the URL to the final address.
-export const redirectFailure = (res: Response, what: string) =>
-  new DeliveryFailure(`${what} answered ${res.status}, a redirect to ${res.headers.get('location') ?? '(no Location)'}; redirects are not followed: set the URL to the final address`, { httpStatus: res.status })
+// A 3xx is a failure that names where it pointed: set the URL to the final address. The Location
+// is the receiver's to choose, up to megabytes: only its start goes into the attempt's row.
+export function redirectFailure(res: Response, what: string): DeliveryFailure {
+  const location = res.headers.get('location')
+  const shown = location === null ? '(no Location)' : location.length > 200 ? `${location.slice(0, 200)}…` : location
+  return new DeliveryFailure(`${what} answered ${res.status}, a redirect to ${shown}; redirects are not followed: set the URL to the final address`, { httpStatus: res.status })
+}

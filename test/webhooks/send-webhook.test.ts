@@ -130,6 +130,17 @@ describeBackends('webhook deliveries', (backend) => {
     expect((await attemptRows(rt))[0].error).toContain(`a redirect to ${r.url('/elsewhere')}; redirects are not followed`)
   })
 
+  test("a redirect to a very long Location (up to megabytes, at the receiver's choice) is named by its start: the attempt row stays small", async () => {
+    const r = receiver()
+    const location = r.url('/' + 'a'.repeat(32 << 10))
+    r.reply({ status: 301, headers: { location } })
+    const { rt, server } = await withWebhook(backend, r.url())
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    expect((await attemptRows(rt))[0]).toMatchObject({ status: 'failed', httpStatus: 301 })
+    expect((await attemptRows(rt))[0].error).toBe(`the receiver answered 301, a redirect to ${location.slice(0, 200)}…; redirects are not followed: set the URL to the final address`)
+  })
+
   test('a private target is refused at send time unless allowed', async () => {
     const r = receiver()
     const { rt, server } = await withWebhook(backend, r.url(), { network: { allow_private_targets: false } })
