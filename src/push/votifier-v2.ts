@@ -23,6 +23,13 @@ export function frameVotifierV2(token: string, vote: VotifierVote, challenge: st
   return frame
 }
 
+// A field of the listener's answer, in words and short: the listener chooses its size (up to the
+// 64 KiB of an answer) and its type, and the attempt's row shows it.
+function said(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text
+}
+
 // What the owner can do about NuVotifier's error texts.
 function hint(error: string, serviceName: string): string {
   if (/signature/i.test(error)) return ` — wrong token: it differs from the token under "tokens:" in the listener's config`
@@ -53,8 +60,10 @@ export async function sendVotifierV2(target: VotifierTarget, token: string, vote
     }
     if (answer?.status === 'ok') return
     if (answer?.status === 'error') {
-      const error = String(answer.error ?? '')
-      throw new DeliveryFailure(`the listener refused the vote: ${String(answer.cause ?? 'error')}: ${error}${hint(error, vote.serviceName)}`)
+      const why = [answer.cause, answer.error].filter((v) => v !== undefined && v !== null && v !== '').map(said)
+      if (!why.length) throw new DeliveryFailure(`the listener refused the vote without saying why (its answer: ${said(text)})`)
+      const error = typeof answer.error === 'string' ? answer.error : ''
+      throw new DeliveryFailure(`the listener refused the vote: ${why.join(': ')}${hint(error, vote.serviceName)}`)
     }
     throw new DeliveryFailure(`the listener answered an unknown status: "${text.slice(0, 80)}"`)
   } finally {

@@ -127,6 +127,31 @@ describe('Votifier v2 client', () => {
   })
 })
 
+describe('Votifier v2 answers from a broken listener', () => {
+  // A listener that greets, reads the vote and answers `answer` (then closes).
+  async function answered(answer: string) {
+    const l = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { open(s) { s.write('VOTIFIER 2 abc\n') }, data(s) { s.end(answer) } } })
+    try {
+      return await failure(sendVotifierV2({ host: '127.0.0.1', address: '127.0.0.1', port: l.port }, 'tok-123', vote, timeouts))
+    } finally {
+      l.stop(true)
+    }
+  }
+
+  test('an error without a cause or an error text says so, instead of an empty "error: "', async () => {
+    expect((await answered('{"status":"error"}\r\n')).message).toBe('the listener refused the vote without saying why (its answer: {"status":"error"})')
+  })
+
+  test('a cause or error that is not text is shown as JSON, not as [object Object]', async () => {
+    expect((await answered('{"status":"error","cause":{"a":1},"error":["x"]}\r\n')).message).toBe('the listener refused the vote: {"a":1}: ["x"]')
+  })
+
+  test('an error text of tens of kilobytes is cut: the listener does not choose the size of the attempt\'s row', async () => {
+    const f = await answered(`{"status":"error","cause":"CorruptedFrameException","error":"${'x'.repeat(60_000)}"}\r\n`)
+    expect(f.message).toBe(`the listener refused the vote: CorruptedFrameException: ${'x'.repeat(200)}…`)
+  })
+})
+
 describe('Votifier v1 client', () => {
   test('sends one 256-byte block the listener decrypts, with the configured service name', async () => {
     const r = receiver()
