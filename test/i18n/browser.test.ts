@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import type { App } from '../../src/app.ts'
 import { HOUR } from '../../src/stats/repo.ts'
 import { recordRound } from '../../src/stats/round.ts'
@@ -48,6 +48,16 @@ afterAll(async () => {
 })
 
 const NARROW_SPACE = /[\u00a0\u202f]/
+
+// Logs in through the French dashboard; the first account (seedServer's owner) is the administrator.
+async function logInInFrench(page: Page, email = 'owner@example.com', password = 'correct horse battery') {
+  await page.goto(`${base}/dashboard/login`)
+  const form = page.locator('form.auth-form')
+  await form.getByLabel('Adresse e-mail').fill(email)
+  await form.getByLabel('Mot de passe').fill(password)
+  await form.getByRole('button', { name: 'Se connecter' }).click()
+  await page.waitForURL(`${base}/dashboard`)
+}
 
 describe('site.language = "fr" in a browser', () => {
   test('the ranking, the server page and its chart, in French with French dates and numbers', async () => {
@@ -158,4 +168,29 @@ describe('site.language = "fr" in a browser', () => {
       await english.close()
     }
   }, 90_000)
+
+  test('the audit log names, in French, the fields an administrator changed on another account\'s server', async () => {
+    const { server: other } = await seedServer(rt, { name: 'Royaume de Bob' }, 'bob@example.com')
+    const context = await browser.newContext({ locale: 'fr-FR' })
+    const page = await context.newPage()
+    const problems = recordPageProblems(page)
+    try {
+      await logInInFrench(page)
+      await page.goto(`${base}/dashboard/servers/${other.slug}`)
+      const form = page.locator('form.server-form')
+      await form.locator('[name="version"]').fill('1.21')
+      await form.locator('[name="description"]').fill('Un serveur modifié par l’administrateur')
+      await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'PATCH' && r.ok()),
+        form.getByRole('button', { name: 'Enregistrer les modifications' }).click(),
+      ])
+      await page.goto(`${base}/dashboard/admin/audit`)
+      const edit = page.locator('tbody tr').filter({ has: page.locator('td[data-label="Cible"]', { hasText: 'Royaume de Bob' }) })
+      expect((await edit.locator('td[data-label="Quoi"]').textContent())?.trim()).toBe('A modifié le serveur')
+      expect((await edit.locator('td[data-label="Détails"]').textContent())?.trim()).toBe('Modifié\u00a0: Version, Description')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
 })

@@ -11,12 +11,23 @@ import { cell, dataTable } from './table.js'
 /** @param {string} action */
 const actionText = (action) => tr.find(`dash.audit.action.${action}`) ?? action
 
+// The listing's fields an edit names (the API's names), as the listing form labels them.
+/** @type {Record<string, import('../translate.js').TextKey>} */
+const FIELD_LABELS = {
+  name: 'dash.form.name', host: 'dash.form.host', port: 'dash.form.port', edition: 'common.edition', modes: 'dash.form.modes',
+  version: 'dash.form.version', description: 'dash.form.description', website: 'dash.form.website',
+}
+
+/** @param {unknown} fields "version, description", as the site recorded them */
+const changedFields = (fields) => String(fields).split(',').map((f) => f.trim()).filter(Boolean)
+  .map((f) => (FIELD_LABELS[f] ? t(FIELD_LABELS[f]) : f)).join(', ')
+
 /** @param {AuditEntry} e */
 function details(e) {
   if (e.action === 'user.delete') return tn('dash.audit.withServers', Number(e.detail.servers))
   if (e.action === 'site.backup' && typeof e.detail.bytes === 'number') return t('dash.audit.megabytes', { size: formatNumber(e.detail.bytes / 1_048_576) })
   if (e.action === 'server.delete' && e.detail.slug) return `/serveur/${e.detail.slug}`
-  if (e.action === 'server.update' && e.detail.fields) return `changed: ${e.detail.fields}`
+  if (e.action === 'server.update' && e.detail.fields) return t('dash.audit.changed', { fields: changedFields(e.detail.fields) })
   return ''
 }
 
