@@ -193,4 +193,23 @@ describe('site.language = "fr" in a browser', () => {
       await context.close()
     }
   }, 60_000)
+
+  test('Test pressed before any channel is set up says so in French, not in the API\'s English', async () => {
+    const { server: bare } = await seedServer(rt, { name: 'Sans canal' })
+    const context = await browser.newContext({ locale: 'fr-FR' })
+    const page = await context.newPage()
+    const problems = recordPageProblems(page)
+    try {
+      await logInInFrench(page)
+      await page.goto(`${base}/dashboard/servers/${bare.slug}/api`)
+      const panel = page.locator('.test-panel')
+      await panel.getByRole('button', { name: 'Envoyer un vote de test' }).click()
+      const refusal = panel.locator('.test-results .notice-error')
+      await refusal.waitFor()
+      expect(await refusal.textContent()).toBe('Rien à tester\u00a0: configurez d’abord une cible Votifier, un webhook ou un webhook Discord.')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
 })
