@@ -212,4 +212,26 @@ describe('site.language = "fr" in a browser', () => {
       await context.close()
     }
   }, 60_000)
+
+  test('a reserved page address is refused in French with the reason, not with a rule the address already meets', async () => {
+    const context = await browser.newContext({ locale: 'fr-FR' })
+    const page = await context.newPage()
+    const problems = recordPageProblems(page)
+    try {
+      await logInInFrench(page)
+      await page.goto(`${base}/dashboard/servers/new`)
+      const form = page.locator('form.server-form')
+      await form.getByLabel('Nom du serveur').fill('Administration')
+      await form.getByLabel('Adresse que les joueurs rejoignent').fill('play.example.com')
+      await form.locator('[name="slug"]').fill('admin')
+      await form.getByRole('button', { name: 'Ajouter le serveur' }).click()
+      const slugError = form.locator('.field', { has: page.locator('[name="slug"]') }).locator('.field-error')
+      await slugError.filter({ hasText: /\S/ }).waitFor()
+      expect(await slugError.textContent()).toContain('mots réservés new, edit, admin, api, dashboard, voter, static, assets')
+      expect(await form.locator('[name="slug"]').inputValue()).toBe('admin')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
 })
