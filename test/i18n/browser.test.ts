@@ -234,4 +234,26 @@ describe('site.language = "fr" in a browser', () => {
       await context.close()
     }
   }, 60_000)
+
+  test('an address that is no Discord webhook is refused in French with what Discord\'s address looks like', async () => {
+    const { server: own } = await seedServer(rt, { name: 'Salon Discord' })
+    const context = await browser.newContext({ locale: 'fr-FR' })
+    const page = await context.newPage()
+    const problems = recordPageProblems(page)
+    try {
+      await logInInFrench(page)
+      await page.goto(`${base}/dashboard/servers/${own.slug}/api`)
+      const discord = page.locator('#discord')
+      // An https address, complete, without user name or fragment: only its being Discord's is wrong.
+      await discord.getByLabel('URL du webhook Discord').fill('https://example.com/votelist-hook')
+      await discord.getByRole('button', { name: 'Enregistrer le webhook Discord' }).click()
+      const error = discord.locator('.field', { has: page.getByLabel('URL du webhook Discord') }).locator('.field-error')
+      await error.filter({ hasText: /\S/ }).waitFor()
+      expect(await error.textContent()).toContain('qui commence par https://discord.com/api/webhooks/')
+      expect(await discord.getByLabel('URL du webhook Discord').inputValue()).toBe('https://example.com/votelist-hook')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
 })

@@ -22,7 +22,7 @@ export function discordSection(server) {
       discord = /** @type {DiscordAnswer} */ (await put(serverPath(server.slug, '/discord'), { url: valueOf(f, 'url') })).discord
       draw()
       announce(t('dash.discord.saved'))
-    })
+    }, t('dash.saving'), 'discord')
     replace(section,
       h('h2', null, t('dash.discord.title')),
       h('p', null, t('dash.discord.lead')),
