@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { freePort } from '../deliveries/setup.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
-import { buildBinary, killChildren, listeningUrl, spawnChild } from '../spawn.ts'
+import { buildBinary, killChildren, listeningUrl, runChild, spawnChild } from '../spawn.ts'
 import { javaServer, type Peer } from '../stats/peers.ts'
 import { until } from '../until.ts'
 import { checkView, recordExternalRequests, recordPageProblems } from './page-checks.ts'
@@ -242,5 +242,24 @@ describe('the administrator\'s dashboard in a browser', () => {
     expect((await read('Details'))[0]).toBe('with 2 servers')
     expect((await read('When')).every((t) => /\d{1,2} \w{3}, \d\d:\d\d:\d\d/.test(t))).toBe(true)
     await viewOk(admin, 'admin-audit')
+  }, STEP_MS)
+
+  test('an administrator who gives up their own right leaves the administrators\' pages at once', async () => {
+    // Another account, from the command line (the site's sign-ups per address are spent by now).
+    const deputy = await runChild([await buildBinary(), 'user', 'add', '--email', 'deputy@example.com', '--password', '-', '--config', join(dir, 'votelist.toml')], { cwd: dir, stdin: PASSWORD })
+    expect(deputy.code).toBe(0)
+    await admin.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Users' }).click()
+    await admin.getByRole('heading', { name: 'Users' }).waitFor()
+    await row('deputy@example.com').getByRole('button', { name: 'Make an administrator of deputy@example.com' }).click()
+    await becomes(() => cellText('deputy@example.com', 'Role'), 'Administrator', 'the deputy to be an administrator')
+    await row('admin@example.com').getByRole('button', { name: 'Remove the administrator right of admin@example.com' }).click()
+    // The right is gone: My servers, a header without the administrators' links, and no refusal shown.
+    await admin.waitForURL(`${base}/dashboard`)
+    await admin.getByRole('heading', { level: 1, name: 'My servers' }).waitFor()
+    const header = admin.getByRole('navigation', { name: 'Dashboard' })
+    expect(await header.getByRole('link').allTextContents()).toEqual(['Ranking', 'My servers'])
+    expect(await admin.locator('.action-error').allTextContents()).toEqual([])
+    expect((await admin.request.get(`${base}/api/v1/admin/users`)).status()).toBe(403)
+    await viewOk(admin, 'self-demoted')
   }, STEP_MS)
 })

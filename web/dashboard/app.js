@@ -26,6 +26,8 @@ import { renderServers } from './view-servers.js'
  * @property {(path: string, options?: { replace?: boolean }) => void} navigate
  * @property {(title: string) => void} setTitle
  * @property {(user: User) => void} loggedIn
+ * @property {(changes: Partial<User>) => void} userChanged the account logged in changed (its
+ *   administrator right, by its own hand): the header follows, and an administrators' page is left
  */
 
 /**
@@ -88,6 +90,12 @@ const ctx = {
     state.status = null
     const next = new URLSearchParams(location.search).get('next')
     navigate(next && next.startsWith('/dashboard') && !next.startsWith('//') ? next : '/dashboard', { replace: true })
+  },
+  userChanged(changes) {
+    if (!state.user) return
+    state.user = { ...state.user, ...changes }
+    const leaving = !state.user.isAdmin && location.pathname.startsWith('/dashboard/admin/')
+    navigate(leaving ? '/dashboard' : location.pathname + location.search, { replace: true })
   },
 }
 

@@ -56,6 +56,8 @@ async function drawUsers(ctx, el, after = {}) {
       actionButton(u.isAdmin ? removeAdmin : makeAdmin, async () => {
         await patch(userPath(u.id), { admin: !u.isAdmin })
         announce(t(u.isAdmin ? 'dash.users.demoted' : 'dash.users.promoted', { email: name }))
+        // Their own right given up: this page (and the header's administrator links) are no longer theirs.
+        if (u.id === me && u.isAdmin) return ctx.userChanged({ isAdmin: false })
         await again({ id: u.id, label: u.isAdmin ? makeAdmin : removeAdmin })
       }, { className: 'button-small', ariaLabel: t(u.isAdmin ? 'dash.users.removeAdminLabel' : 'dash.users.makeAdminLabel', { email: name }) }),
       actionButton(t('dash.users.resetLink'), async () => {
