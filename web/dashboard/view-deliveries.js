@@ -123,8 +123,10 @@ export async function renderDeliveriesTab(el, server) {
     if (filters.status) query.set('status', filters.status)
     const page = /** @type {DeliveriesAnswer} */ (await get(`${serverPath(server.slug, '/deliveries')}?${query}`))
     if (stopped) return
-    // The refresh redraws the rows: keep the focus on the same button if it is still there.
+    // The refresh redraws the rows and the pager: keep the focus on the same button if it is still
+    // there (a row's Redeliver), or on the pager's button that moves the same way.
     const focused = document.activeElement?.closest('tr')?.dataset.attemptId
+    const paging = document.activeElement instanceof HTMLElement && pager.contains(document.activeElement) ? document.activeElement.dataset.step : undefined
     empty.hidden = page.deliveries.length > 0
     table.hidden = !page.deliveries.length
     empty.textContent = t(filters.channel || filters.status ? 'dash.deliveries.noMatch' : 'dash.deliveries.none')
@@ -134,9 +136,12 @@ export async function renderDeliveriesTab(el, server) {
     if (refocus instanceof HTMLElement) refocus.focus()
     pager.hidden = cursors.length === 1 && !page.next
     replace(pager,
-      cursors.length > 1 ? h('button', { type: 'button', class: 'button-small', onClick: () => { cursors.pop(); void load() } }, t('dash.deliveries.newer')) : h('span'),
+      cursors.length > 1 ? h('button', { type: 'button', class: 'button-small', dataset: { step: 'newer' }, onClick: () => { cursors.pop(); void load() } }, t('dash.deliveries.newer')) : h('span'),
       h('span', { class: 'muted small' }, t('dash.deliveries.page', { page: cursors.length })),
-      page.next ? h('button', { type: 'button', class: 'button-small', onClick: () => { cursors.push(page.next); void load() } }, t('dash.deliveries.older')) : h('span'))
+      page.next ? h('button', { type: 'button', class: 'button-small', dataset: { step: 'older' }, onClick: () => { cursors.push(page.next); void load() } }, t('dash.deliveries.older')) : h('span'))
+    // On the first or the last page the button pressed is gone: the other one takes the focus.
+    const pagerButton = paging ? pager.querySelector(`button[data-step="${paging}"]`) ?? pager.querySelector('button') : null
+    if (pagerButton instanceof HTMLElement) pagerButton.focus()
     updated.textContent = t('dash.deliveries.refreshes', { seconds: REFRESH_MS / 1000, time: formatTime(new Date().toISOString()) })
   }
 
