@@ -44,7 +44,7 @@ export async function renderServerPage(deps: ServerPageDeps, view: PageView, ser
   const edition = editionLabel(tr, server.edition)
   const notGiven = html`<span class="muted">${tr.t('server.notGiven')}</span>`
 
-  const body = html`<nav class="muted" aria-label="${tr.t('common.breadcrumb')}"><a href="/">${tr.t('layout.ranking')}</a> › ${server.name}</nav>
+  const body = html`<nav class="muted crumbs" aria-label="${tr.t('common.breadcrumb')}"><a href="/">${tr.t('layout.ranking')}</a> › ${server.name}</nav>
 
 <section class="card">
   <div class="server-head">${renderIcon(server.slug, images, 'large')}<div>
@@ -58,7 +58,7 @@ export async function renderServerPage(deps: ServerPageDeps, view: PageView, ser
       rank: html`<strong>${tr.n('server.rank', ranked.rank)}</strong>`, month: label, count: html`<strong>${tr.number(ranked.votes)}</strong>`,
     })
     : tr.t('server.notRanked', { month: label })}</p>
-  <p><a class="button button-primary" href="${base}/voter">${tr.t('common.voteFor', { name: server.name })}</a></p>
+  <p><a class="button button-primary button-wraps" href="${base}/voter">${tr.t('common.voteFor', { name: server.name })}</a></p>
 </section>
 
 <section class="card" aria-labelledby="join">

@@ -85,7 +85,7 @@ export function renderVotePage(view: PageView, server: Server, images: ImageHash
 </form>
 <p class="muted">${tr.t('vote.rules', { edition: editionLabel(tr, server.edition), interval })}</p>`
 
-  const body = html`<nav class="muted" aria-label="${tr.t('common.breadcrumb')}"><a href="/">${tr.t('layout.ranking')}</a> › <a href="${base}">${server.name}</a> › ${tr.t('common.vote')}</nav>
+  const body = html`<nav class="muted crumbs" aria-label="${tr.t('common.breadcrumb')}"><a href="/">${tr.t('layout.ranking')}</a> › <a href="${base}">${server.name}</a> › ${tr.t('common.vote')}</nav>
 <div class="narrow">
 <div class="server-head">${renderIcon(server.slug, images, 'large')}<h1>${tr.t('common.voteFor', { name: server.name })}${renderVerifiedMark(tr, server.verifiedAt !== null)}</h1></div>
 ${state.voted ? renderThanks(tr, server, state.voted, config.votes.interval_minutes) : html`${state.error ? renderError(tr, state.error, server) : ''}

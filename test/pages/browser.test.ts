@@ -193,13 +193,15 @@ describe('in a browser', () => {
   test('every page fits a 360 px wide phone screen, and the copy button appears with JavaScript', async () => {
     const rt = testRuntime()
     const { server } = await seedServer(rt, { name: 'A server with a rather long name for a phone', description: 'x'.repeat(500), website: `https://example.com/${'a'.repeat(200)}` })
+    // A name of one long word (64 characters at most): in the Vote button and where the page sits.
+    const { server: oneWord } = await seedServer(rt, { name: 'SkyblockAdventuresNetworkOfficialServerWorldwide' })
     await seedListing(rt, 3)
     rt.store.servers.setVerified(server.id, rt.clock.now()) // with the verified mark by its name
     const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
     const page = await browser.newPage({ viewport: { width: 360, height: 740 } })
     const problems = recordPageProblems(page)
     try {
-      for (const path of ['/', `/serveur/${server.slug}`, `/serveur/${server.slug}/voter`, '/serveur/nope']) {
+      for (const path of ['/', `/serveur/${server.slug}`, `/serveur/${server.slug}/voter`, '/serveur/nope', `/serveur/${oneWord.slug}`, `/serveur/${oneWord.slug}/voter`]) {
         await page.goto(`http://127.0.0.1:${app.server!.port}${path}`)
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
         expect({ path, overflow }).toEqual({ path, overflow: 0 })
