@@ -201,7 +201,7 @@ describe('in a browser', () => {
     const page = await browser.newPage({ viewport: { width: 360, height: 740 } })
     const problems = recordPageProblems(page)
     try {
-      for (const path of ['/', `/serveur/${server.slug}`, `/serveur/${server.slug}/voter`, '/serveur/nope', `/serveur/${oneWord.slug}`, `/serveur/${oneWord.slug}/voter`]) {
+      for (const path of ['/', `/serveur/${server.slug}`, `/serveur/${server.slug}/voter`, '/serveur/nope', `/serveur/${oneWord.slug}`, `/serveur/${oneWord.slug}/voter`, '/api/docs']) {
         await page.goto(`http://127.0.0.1:${app.server!.port}${path}`)
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
         expect({ path, overflow }).toEqual({ path, overflow: 0 })
