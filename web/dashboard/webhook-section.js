@@ -24,7 +24,8 @@ function secretRow(webhook, onRotated) {
       reveal.textContent = t(shown ? 'dash.webhook.hide' : 'dash.webhook.reveal')
     },
   }, t('dash.webhook.reveal'))
-  const copy = copyButton(() => webhook.secret, { selectTarget: () => { reveal.click(); return value } })
+  // Without the clipboard the secret is selected for Ctrl+C: shown first if hidden, never hidden by it.
+  const copy = copyButton(() => webhook.secret, { selectTarget: () => { if (!shown) reveal.click(); return value } })
   const rotate = actionButton(t('dash.webhook.rotate'), onRotated, {
     className: 'button-small',
     confirmText: t('dash.webhook.confirmRotate'),
