@@ -341,6 +341,18 @@ describe('the owner dashboard in a browser', () => {
     const res = await keyed('/api/v1/votes/check?pseudo=Steve', apiKey)
     expect(res.status).toBe(401)
     expect((await res.json()).error.code).toBe('INVALID_KEY')
+
+    // A key revoked while it is still on screen (made by mistake): it is shown no more, nor used in the calls.
+    const keys = page.locator('#api-keys')
+    await keys.getByLabel('Name of the new key').fill('mistake')
+    await keys.getByRole('button', { name: 'Create a key' }).click()
+    const mistake = (await keys.locator('.new-key code').textContent())!
+    expect(await text('.examples')).toContain(mistake)
+    await keys.getByRole('button', { name: `Revoke the key ${mistake.slice(0, 8)}… (mistake)` }).click()
+    await keys.getByText('No API key yet.').waitFor()
+    expect(await keys.locator('.new-key').textContent()).toBe('')
+    expect(await text('.examples')).not.toContain(mistake)
+    expect(await text('.examples')).toContain('-H "X-Api-Key: YOUR_API_KEY"')
   }, STEP_MS)
 
   test('My servers: rank, votes this month and players online', async () => {

@@ -39,6 +39,8 @@ export async function keysSection(server) {
   const list = h('div', { class: 'keys-list' })
   const fresh = h('div', { class: 'new-key', 'aria-live': 'polite' })
   const calls = h('div', { class: 'examples' }, examples(server, null))
+  /** @type {string | null} the id of the key on screen, just created */
+  let shownId = null
 
   async function load() {
     const { keys } = /** @type {KeysAnswer} */ (await get(serverPath(server.slug, '/keys')))
@@ -53,6 +55,12 @@ export async function keysSection(server) {
         cell('', actionButton(t('dash.keys.revoke'), async () => {
           await del(serverPath(server.slug, `/keys/${encodeURIComponent(k.id)}`))
           announce(t('dash.keys.revoked', { prefix: k.prefix }))
+          // The key on screen was this one: it no longer works, so neither it nor the calls show it.
+          if (k.id === shownId) {
+            shownId = null
+            replace(fresh)
+            replace(calls, examples(server, null))
+          }
           await load()
         }, {
           className: 'button-small button-danger',
@@ -68,6 +76,7 @@ export async function keysSection(server) {
     const name = valueOf(f, 'name')
     const created = /** @type {CreatedKeyAnswer} */ (await post(serverPath(server.slug, '/keys'), name ? { name } : {}))
     f.reset()
+    shownId = created.id
     const warning = newId('key-warning')
     replace(fresh, h('div', { class: 'notice notice-success' },
       h('p', { id: warning }, h('strong', null, t('dash.keys.fresh')), ' ', t('dash.keys.freshLead')),
