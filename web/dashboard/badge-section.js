@@ -13,8 +13,9 @@ export function badgeSection(server) {
   const snippet = `<a href="${attribute(server.voteUrl)}"><img src="${attribute(server.badgeUrl)}" alt="${attribute(t('common.voteFor', { name: server.name }))}"></a>`
   // The preview loads the badge from this site's own origin (the dashboard's CSP allows only it).
   const path = `/api/v1/servers/${encodeURIComponent(server.slug)}/badge.svg`
-  const preview = server.hidden
-    ? h('p', { class: 'notice' }, t('dash.badge.hidden'))
+  // Off the public site (hidden, unverified, claimed, account disabled) the badge answers 404.
+  const preview = !server.listed
+    ? h('p', { class: 'notice' }, t(server.hidden ? 'dash.badge.hidden' : 'dash.badge.unlisted'))
     : h('div', { class: 'badge-previews' },
       h('figure', { class: 'badge-preview light' }, h('img', { src: path, alt: t('dash.badge.altLight', { name: server.name }) }), h('figcaption', { class: 'muted' }, t('dash.badge.light'))),
       h('figure', { class: 'badge-preview dark' }, h('img', { src: `${path}?theme=dark`, alt: t('dash.badge.altDark', { name: server.name }) }), h('figcaption', null, h('code', null, '?theme=dark'))))
