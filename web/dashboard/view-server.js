@@ -37,8 +37,11 @@ async function overviewTab(ctx, server, refresh) {
   const links = h('section', { class: 'card' },
     h('h2', null, t('dash.server.public')),
     h('dl', { class: 'facts' },
-      h('dt', null, t('dash.server.page')), h('dd', null, h('a', { href: `/serveur/${encodeURIComponent(server.slug)}` }, `/serveur/${server.slug}`)),
-      h('dt', null, t('dash.server.votePage')), h('dd', null, h('a', { href: `/serveur/${encodeURIComponent(server.slug)}/voter` }, `/serveur/${server.slug}/voter`)),
+      // Off the public site its pages answer "not found": the notice below says why, no link leads there.
+      server.listed ? [
+        h('dt', null, t('dash.server.page')), h('dd', null, h('a', { href: `/serveur/${encodeURIComponent(server.slug)}` }, `/serveur/${server.slug}`)),
+        h('dt', null, t('dash.server.votePage')), h('dd', null, h('a', { href: `/serveur/${encodeURIComponent(server.slug)}/voter` }, `/serveur/${server.slug}/voter`)),
+      ] : null,
       h('dt', null, t('dash.server.address')), h('dd', null, h('code', null, server.address)),
       h('dt', null, t('dash.server.totalVotes')), h('dd', null, formatNumber(server.totalVotes))),
     unlistedNotice(server))

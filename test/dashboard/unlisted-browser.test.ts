@@ -5,9 +5,9 @@ import { freePort } from '../deliveries/setup.ts'
 import { cleanupTemp, seedServer, testApp, testRuntime, type TestRuntime } from '../helpers.ts'
 import { recordPageProblems } from './page-checks.ts'
 
-// The badge section of a server that is off the public site for another reason than being
-// hidden: on a site that lists only verified servers, a new listing is unverified, and its
-// public badge answers 404.
+// A server that is off the public site for another reason than being hidden: on a site that
+// lists only verified servers, a new listing is unverified, and its public pages and badge
+// answer 404 until it is verified.
 
 let rt: TestRuntime
 let app: App
@@ -38,7 +38,7 @@ afterAll(async () => {
   cleanupTemp()
 })
 
-describe('the badge of a server off the public site', () => {
+describe('a server off the public site, in the dashboard', () => {
   test('an unverified server on a verified-only site: no broken badge images, a notice says why there is no badge', async () => {
     expect((await fetch(`${base}/api/v1/servers/${slug}/badge.svg`)).status).toBe(404)
     const context = await browser.newContext()
@@ -52,6 +52,26 @@ describe('the badge of a server off the public site', () => {
       await badge.getByRole('button', { name: 'Copy the snippet' }).waitFor()
       expect(await badge.locator('img').count()).toBe(0)
       expect(await badge.locator('.notice').textContent()).toBe('Servers off the public site have no public badge: it answers "not found" until the server is on the public site (its Overview says why it is not).')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+
+  test('its Overview links to no page that answers "not found", and says why the server is not listed', async () => {
+    expect((await fetch(`${base}/serveur/${slug}`)).status).toBe(404)
+    const context = await browser.newContext()
+    const [name, ...value] = cookie.split('=')
+    await context.addCookies([{ name, value: value.join('='), url: base }])
+    const page = await context.newPage()
+    const problems = recordPageProblems(page)
+    try {
+      await page.goto(`${base}/dashboard/servers/${slug}`)
+      const publicPages = page.locator('section.card', { has: page.getByRole('heading', { name: 'Public pages' }) })
+      await publicPages.locator('.notice').waitFor()
+      expect(await publicPages.locator('a').count()).toBe(0)
+      expect(await publicPages.locator('.notice').textContent()).toStartWith('Not on the public site yet: this site lists only servers whose owner proved they run them.')
+      expect(await publicPages.locator('dt').allTextContents()).toEqual(['Address', 'Total votes'])
       expect(problems).toEqual([])
     } finally {
       await context.close()
