@@ -256,4 +256,22 @@ describe('site.language = "fr" in a browser', () => {
       await context.close()
     }
   }, 60_000)
+
+  test('the last administrator stepping down is refused in French, beside the button', async () => {
+    const context = await browser.newContext({ locale: 'fr-FR' })
+    const page = await context.newPage()
+    const problems = recordPageProblems(page)
+    try {
+      await logInInFrench(page)
+      await page.goto(`${base}/dashboard/admin/users`)
+      const own = page.locator('tbody tr').filter({ has: page.locator('td[data-label="Adresse e-mail"]', { hasText: 'owner@example.com' }) })
+      await own.getByRole('button', { name: 'Retirer le droit d’administrateur de owner@example.com' }).click()
+      const refusal = own.locator('.action-error').filter({ hasText: /\S/ })
+      await refusal.waitFor()
+      expect(await refusal.textContent()).toBe('Refusé\u00a0: c’est le seul administrateur qui peut se connecter, et le site doit en garder un. Nommez d’abord un autre compte administrateur.')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
 })

@@ -176,9 +176,10 @@ export const checkedValues = (/** @type {HTMLFormElement} */ form, /** @type {st
 /**
  * @param {string} label
  * @param {() => Promise<void>} action
- * @param {{ className?: string, confirmText?: string, ariaLabel?: string }} [options]
+ * @param {{ className?: string, confirmText?: string, ariaLabel?: string, scope?: string }} [options] `scope`: the
+ *   button's name for errorSentence, where a code means something more precise ("users")
  */
-export function actionButton(label, action, { className = 'button', confirmText, ariaLabel } = {}) {
+export function actionButton(label, action, { className = 'button', confirmText, ariaLabel, scope } = {}) {
   const error = h('span', { class: 'action-error', role: 'alert' })
   const button = h('button', { type: 'button', class: className, 'aria-label': ariaLabel }, label)
   button.addEventListener('click', async () => {
@@ -189,7 +190,7 @@ export function actionButton(label, action, { className = 'button', confirmText,
       await action()
     } catch (e) {
       if (!(e instanceof ApiError)) console.error(e)
-      error.textContent = errorSentence(e)
+      error.textContent = errorSentence(e, scope)
     } finally {
       button.disabled = false
     }
