@@ -1,3 +1,4 @@
+import { userName } from '../db/owner-guard.ts'
 import { dirname, isAbsolute, resolve } from '../file-path.ts'
 import { nodeFs } from '../lazy-modules.ts'
 import { ConfigError, configSchema, type ConfigValues, type Field } from './schema.ts'
@@ -89,6 +90,8 @@ export function loadConfig(file: string | undefined, cwd = process.cwd()): Confi
 // What cannot be mapped (an empty file, a pipe such as --config <(...) or a named pipe, a file
 // under /proc) is read through node:fs; Bun refuses to map a pipe without opening it for good
 // (EINVAL, its writer undisturbed).
+// A file the user votelist runs as may not read is a configuration error (exit 78, which systemd
+// does not restart after): only the admin can fix it, by its owner or mode.
 function fileText(path: string): string | null {
   const absent = (e: NodeJS.ErrnoException) => e.code === 'ENOENT' || e.code === 'ENOTDIR' || e.code === 'EISDIR'
   try {
@@ -100,8 +103,15 @@ function fileText(path: string): string | null {
     return nodeFs().readFileSync(path, 'utf8')
   } catch (e) {
     if (absent(e as NodeJS.ErrnoException)) return null
-    throw e
+    throw unreadable(e as NodeJS.ErrnoException, path)
   }
+}
+
+function unreadable(e: NodeJS.ErrnoException, path: string): Error {
+  if (e.code !== 'EACCES' && e.code !== 'EPERM') return e
+  const uid = process.getuid?.() ?? -1
+  const user = `the user votelist runs as (${userName(uid) ?? `uid ${uid}`})`
+  return new ConfigError(`${path}: cannot read the file: permission denied for ${user}; make it readable by that user (install.sh makes it root:votelist, mode 640)`)
 }
 
 const configPath = (file: string | undefined, cwd: string) => (file !== undefined ? resolve(cwd, file) : resolve(cwd, 'votelist.toml'))

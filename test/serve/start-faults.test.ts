@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { EXIT } from '../../src/cli.ts'
 import { userName } from '../../src/db/owner-guard.ts'
@@ -63,6 +63,24 @@ describe('a database the site may not write', () => {
     chmodSync(s.dir, 0o755)
     expectOneLine(r, EXIT.noPermission)
     expect(r.stderr).toBe(`votelist serve: cannot create the data folder ${join(s.dir, 'data')}: permission denied for ${siteUser} (database.path)`)
+  })
+})
+
+describe('a configuration file the site may not read', () => {
+  // install.sh makes it root:votelist, mode 640: a wrong owner or mode is an admin's mistake
+  // that restarting does not fix, so it is a configuration error (78), not a crash (1) that
+  // systemd would restart every two seconds.
+  test('serve and config check: exit 78, naming the file and the user, no stack trace', async () => {
+    const s = site('data/votelist.db')
+    chmodSync(s.config, 0o600)
+    if (!asRoot) chmodSync(s.config, 0o000)
+    for (const argv of [['serve'], ['config', 'check']]) {
+      const r = await runChild([...asSiteUser, process.execPath, mainScript, ...argv, '--config', s.config])
+      expectOneLine(r, EXIT.config)
+      expect(r.stderr).toBe(`votelist: configuration error: ${s.config}: cannot read the file: permission denied for ${siteUser}; make it readable by that user (install.sh makes it root:votelist, mode 640)`)
+    }
+    // Nothing was created: the database is only opened once the configuration is read.
+    expect(existsSync(join(s.dir, 'data'))).toBe(false)
   })
 })
 
