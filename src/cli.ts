@@ -4,7 +4,7 @@ import { parseFlags, type Flags } from './cli-args.ts'
 import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError, postgresUrl } from './config/schema.ts'
-import { backupDatabase } from './db/backup.ts'
+import { BackupError, backupDatabase } from './db/backup.ts'
 import { CopyError, copySqliteToPostgres } from './db/copy.ts'
 import { InstanceLockError } from './db/instance-lock.ts'
 import { MigrationError } from './db/migrate.ts'
@@ -267,7 +267,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`votelist ${name}: ${e.message}`)
       return e.kind === 'io' ? EXIT.ioError : EXIT.noPermission
     }
-    if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError || e instanceof DatabaseOwnerError || e instanceof CopyError) {
+    if (e instanceof ApiError || e instanceof MigrationError || e instanceof StartError || e instanceof InstanceLockError || e instanceof DatabaseOwnerError || e instanceof CopyError || e instanceof BackupError) {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.failure
     }

@@ -1,14 +1,48 @@
+import { basename, dirname, join } from '../file-path.ts'
+import { randomSecret } from '../ids.ts'
+import { nodeFs } from '../lazy-modules.ts'
 import { BUSY_TIMEOUT_MS, openDatabase } from './open.ts'
-import { storageFault } from './storage-error.ts'
+import { backupFault, storageFault } from './storage-error.ts'
+
+// A backup refused for a reason other than the file system's permissions or space.
+export class BackupError extends Error {}
 
 // Writes a consistent copy of the database at `path` to `target` (a new file). VACUUM INTO reads
-// one snapshot of the live database: the copy is consistent while the site runs.
+// one snapshot of the live database: the copy is consistent while the site runs. It writes a
+// hidden file beside the target, linked to the target's name only once whole: a copy that fails
+// half-way (a full disk) leaves nothing that passes for a backup, and never overwrites a file.
 export function backupDatabase(path: string, target: string): void {
+  const fs = nodeFs()
+  const dir = dirname(target)
+  const temp = join(dir, `.${basename(target)}.partial-${randomSecret(6)}`)
   const db = openDatabase(path)
   try {
-    db.prepare('VACUUM INTO ?').run(target)
+    if (!fs.existsSync(dir)) throw new BackupError(`cannot write the backup ${target}: the folder ${dir} does not exist`)
+    try {
+      db.prepare('VACUUM INTO ?').run(temp)
+      publish(temp, target)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'EEXIST') throw new BackupError(`${target} already exists; choose a new file`)
+      throw backupFault(e, target)
+    }
   } finally {
     db.close()
+    fs.rmSync(temp, { force: true })
+  }
+}
+
+// Gives the finished copy its name. A file system without hard links (FAT, some network shares)
+// gets a rename instead, the target checked absent just before.
+function publish(temp: string, target: string) {
+  const fs = nodeFs()
+  try {
+    fs.linkSync(temp, target)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e
+    if (fs.existsSync(target)) throw Object.assign(new Error(`${target} exists`), { code: 'EEXIST' })
+    fs.renameSync(temp, target)
   }
 }
 

@@ -68,3 +68,19 @@ export function storageFault(e: unknown, databasePath: string, doing = ''): unkn
   }
   return e
 }
+
+// Why a backup could not be written to `target`: the same causes, said of the backup's file and
+// folder rather than the database's.
+export function backupFault(e: unknown, target: string): unknown {
+  const code = (e as { code?: unknown }).code
+  if (typeof code !== 'string') return e
+  const dir = dirname(target)
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || ((code.startsWith('SQLITE_IOERR') || code === 'EIO') && diskFull(dir))) {
+    return new StorageError(`the disk holding ${dir} is full: the backup ${target} was not written`, 'io')
+  }
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return new StorageError(`cannot write the backup ${target}: disk I/O error (${code})`, 'io')
+  const refusal = writeRefusal(dir)
+  if (refusal === 'EROFS') return new StorageError(`cannot write the backup ${target}: ${dir} is on a read-only file system`, 'permission')
+  if (refusal) return new StorageError(`cannot write the backup ${target}: the folder ${dir} is not writable by ${runAs()}`, 'permission')
+  return e
+}

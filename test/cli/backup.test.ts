@@ -1,10 +1,10 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { migrations } from '../../src/db/migrations.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
-import { cli, killChildren, spawnChild, writeSiteConfig } from '../spawn.ts'
+import { cli, killChildren, mainScript, runChild, spawnChild, writeSiteConfig } from '../spawn.ts'
 
 afterAll(() => { killChildren(); cleanupTemp() })
 
@@ -62,5 +62,56 @@ describe('backup', () => {
     expect(taken.code).toBe(1)
     expect(taken.stderr).toContain('exists.db already exists; choose a new file')
     expect(await Bun.file(join(dir, 'exists.db')).text()).toBe('precious')
+  })
+
+  // A backup that could not be written whole leaves nothing at its path: a file there would
+  // pass for a backup, and would make the next try refuse ("already exists").
+  describe('a backup that cannot be written: one line, the exit code of its cause, no file left', () => {
+    async function migratedSite() {
+      const dir = tempDir()
+      const config = writeSiteConfig(dir)
+      expect((await cli(['migrate', '--config', config])).code).toBe(0)
+      return { dir, config }
+    }
+    const expectOneLine = (r: { code: number; stdout: string; stderr: string }, code: number) => {
+      expect({ code: r.code, stdout: r.stdout, lines: r.stderr.split('\n').length }).toEqual({ code, stdout: '', lines: 1 })
+      expect(r.stderr).not.toMatch(/\n\s+at /)
+    }
+
+    test('into a folder that does not exist: exit 1, naming the folder', async () => {
+      const { dir, config } = await migratedSite()
+      const target = join(dir, 'no-such-folder/copy.db')
+      const r = await cli(['backup', target, '--config', config])
+      expectOneLine(r, 1)
+      expect(r.stderr).toBe(`votelist backup: cannot write the backup ${target}: the folder ${join(dir, 'no-such-folder')} does not exist`)
+    })
+
+    test('past the file size limit (RLIMIT_FSIZE): exit 74, and no file at the path or beside it', async () => {
+      const { dir, config } = await migratedSite()
+      const out = join(dir, 'out')
+      mkdirSync(out)
+      const target = join(out, 'copy.db')
+      // With SIGXFSZ ignored (kept across exec), a write past the limit fails with EFBIG.
+      const r = await runChild(['sh', '-c', 'trap "" XFSZ; exec prlimit --fsize=100000 "$@"', 'sh', process.execPath, mainScript, 'backup', target, '--config', config])
+      expectOneLine(r, 74)
+      expect(r.stderr).toMatch(new RegExp(`^votelist backup: cannot write the backup ${target}: disk I/O error \\(SQLITE_IOERR\\w*\\)$`))
+      expect(readdirSync(out)).toEqual([])
+      // The next try, with room, writes it.
+      expect(await cli(['backup', target, '--config', config])).toEqual({ code: 0, stdout: target, stderr: '' })
+    })
+
+    // A 64 KiB tmpfs over the backup's folder, mounted in a user namespace of the command alone.
+    const tmpfs = Bun.spawnSync(['unshare', '-Urm', 'true']).exitCode === 0
+    test.skipIf(!tmpfs)('on a full disk: exit 74, saying which disk, and no file left', async () => {
+      const { dir, config } = await migratedSite()
+      const out = join(dir, 'out')
+      mkdirSync(out)
+      const target = join(out, 'copy.db')
+      // The folder's listing after the command (on stdout, which must stay empty) shows what it left.
+      const r = await runChild(['unshare', '-Urm', 'sh', '-c', 'mount -t tmpfs -o size=64k votelist-test "$0" || exit 9; "$@"; code=$?; ls -A "$0"; exit $code', out,
+        process.execPath, mainScript, 'backup', target, '--config', config])
+      expectOneLine(r, 74)
+      expect(r.stderr).toBe(`votelist backup: the disk holding ${out} is full: the backup ${target} was not written`)
+    })
   })
 })
