@@ -1,6 +1,7 @@
 import { userJson } from './accounts/schema.ts'
 import { createUser } from './accounts/service.ts'
 import { parseFlags, type Flags } from './cli-args.ts'
+import { readPasswordLine } from './cli-password.ts'
 import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError, postgresUrl } from './config/schema.ts'
@@ -107,10 +108,6 @@ async function withStore<T>(values: Record<string, unknown>, io: Io, fn: (rt: St
   }
 }
 
-async function readStdin(): Promise<string> {
-  return (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, '')
-}
-
 const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   async serve(args, io) {
     const { values } = parse(args, {})
@@ -130,7 +127,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     const { values } = parse(args.slice(1), { email: { type: 'string' }, password: { type: 'string' }, admin: { type: 'boolean' } })
     const email = required(values, 'email')
     let password = required(values, 'password')
-    if (password === '-') password = await readStdin()
+    if (password === '-') password = await readPasswordLine(`Password for ${email}: `)
     const user = await withStore(values, io, (rt) => createUser(rt, { email, password, admin: values.admin === true }))
     // The account as the API gives it: times in ISO 8601, like everything a command prints.
     io.out(JSON.stringify(userJson(user)))
