@@ -133,7 +133,7 @@ KillSignal=SIGTERM
 TimeoutStopSec=60
 Restart=on-failure
 RestartSec=2
-# 2 (bad usage), 77 (database or data folder not writable) and 78 (bad configuration) do not go
+# 2 (bad usage), 77 (database or data folder not writable, a port below 1024) and 78 (bad configuration) do not go
 # away by restarting; 74 (disk full) may, once space is freed.
 RestartPreventExitStatus=2 77 78
 LimitNOFILE=65536

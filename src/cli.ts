@@ -260,6 +260,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.usage
     }
+    if (e instanceof StartError && e.permission) {
+      io.err(`votelist ${name}: ${e.message}`)
+      return EXIT.noPermission
+    }
     if (e instanceof StorageError) {
       io.err(`votelist ${name}: ${e.message}`)
       return e.kind === 'io' ? EXIT.ioError : EXIT.noPermission

@@ -2,6 +2,7 @@ import type { AnyElysia } from 'elysia'
 import { createApp, type App } from './app.ts'
 import { databaseLabel } from './config/load.ts'
 import { acquireInstanceLock } from './db/instance-lock.ts'
+import { runAs } from './db/owner-guard.ts'
 import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
 import type { Logger } from './log.ts'
 import { listingPolicy } from './servers/service.ts'
@@ -9,7 +10,12 @@ import { listenToOtherInstances, recoverInterruptedWork, registerSiteWork, type 
 import { createVoteWriter, type VoteWriter } from './votes/writer.ts'
 import { VERSION } from './version.ts'
 
-export class StartError extends Error {}
+// `permission`: the system refused what only the admin can change (a port below 1024).
+export class StartError extends Error {
+  constructor(message: string, readonly permission = false) {
+    super(message)
+  }
+}
 
 export interface ServeOptions {
   // Resolves when the site must stop. Default: the first SIGTERM or SIGINT.
@@ -39,7 +45,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     try {
       listenApp(app, host, port, rt.config.http.max_body_bytes)
     } catch (e) {
-      throw new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
+      throw listenFault(e, host, port)
     }
     rt.siteUrl.listening(app.server!.port!)
     rt.scheduler.start()
@@ -90,6 +96,15 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
 // health is in app.fetch (the app has systemRouter off), so the server's own routes are the app's
 // serve.routes. reusePort off: with SO_REUSEPORT a second site on this port would start beside
 // the first and the kernel would split the requests between two databases.
+// The unit grants no capability: a port below the first unprivileged one (1024 unless the
+// system lowered it) is refused, which a restart does not change.
+function listenFault(e: unknown, host: string, port: number): StartError {
+  if ((e as { code?: unknown }).code === 'EACCES' && port > 0 && port < 1024) {
+    return new StartError(`cannot listen on ${host}:${port}: ports below 1024 need the capability CAP_NET_BIND_SERVICE, which ${runAs()} does not have: put a reverse proxy in front and set a port from 1024 up, or grant the capability (admins.md, "Ports below 1024") (http.port)`, true)
+  }
+  return new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
+}
+
 export function listenApp(app: AnyElysia, host: string, port: number, maxBodyBytes: number): void {
   const maxRequestBodySize = outerBodyLimit([maxBodyBytes, ...routeBodyLimits(app.routes).values()])
   app.server = Bun.serve({ hostname: host, port, reusePort: false, idleTimeout: 30, development: false, maxRequestBodySize, routes: app.config.serve?.routes as Bun.Serve.Routes<undefined, string>, fetch: composedHandler(app) })

@@ -1,4 +1,4 @@
-import { userName } from '../db/owner-guard.ts'
+import { runAs } from '../db/owner-guard.ts'
 import { dirname, isAbsolute, resolve } from '../file-path.ts'
 import { nodeFs } from '../lazy-modules.ts'
 import { ConfigError, configSchema, type ConfigValues, type Field } from './schema.ts'
@@ -109,9 +109,7 @@ function fileText(path: string): string | null {
 
 function unreadable(e: NodeJS.ErrnoException, path: string): Error {
   if (e.code !== 'EACCES' && e.code !== 'EPERM') return e
-  const uid = process.getuid?.() ?? -1
-  const user = `the user votelist runs as (${userName(uid) ?? `uid ${uid}`})`
-  return new ConfigError(`${path}: cannot read the file: permission denied for ${user}; make it readable by that user (install.sh makes it root:votelist, mode 640)`)
+  return new ConfigError(`${path}: cannot read the file: permission denied for ${runAs()}; make it readable by that user (install.sh makes it root:votelist, mode 640)`)
 }
 
 const configPath = (file: string | undefined, cwd: string) => (file !== undefined ? resolve(cwd, file) : resolve(cwd, 'votelist.toml'))

@@ -11,6 +11,12 @@ export const userName = (uid: number) => {
   }
 }
 
+// "the user votelist runs as (votelist)", for messages about what that user may not do.
+export function runAs(): string {
+  const uid = process.getuid?.() ?? -1
+  return `the user votelist runs as (${userName(uid) ?? `uid ${uid}`})`
+}
+
 // Root opening a database whose folder belongs to the service user (install.sh: votelist) would
 // create root-owned files there (the database itself, its -wal and -shm) that the service can no
 // longer write. Refuse, and say which user to run as.

@@ -1,6 +1,6 @@
 import { dirname } from '../file-path.ts'
 import { nodeFs } from '../lazy-modules.ts'
-import { userName } from './owner-guard.ts'
+import { runAs } from './owner-guard.ts'
 
 // The file system refused what the database needs: `permission` when the user votelist runs as
 // may not write there (or the file system is read-only), `io` when the disk is full or failed.
@@ -8,11 +8,6 @@ export class StorageError extends Error {
   constructor(message: string, readonly kind: 'permission' | 'io') {
     super(message)
   }
-}
-
-const runAs = () => {
-  const uid = process.getuid?.() ?? -1
-  return `the user votelist runs as (${userName(uid) ?? `uid ${uid}`})`
 }
 
 // Why `path` cannot be written: 'EROFS', 'EACCES'… or null when it can (or does not exist).

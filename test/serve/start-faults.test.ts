@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { EXIT } from '../../src/cli.ts'
 import { userName } from '../../src/db/owner-guard.ts'
@@ -81,6 +81,21 @@ describe('a configuration file the site may not read', () => {
     }
     // Nothing was created: the database is only opened once the configuration is read.
     expect(existsSync(join(s.dir, 'data'))).toBe(false)
+  })
+})
+
+describe('a port the site may not listen on', () => {
+  // Without CAP_NET_BIND_SERVICE (the unit grants no capability) a port below the first
+  // unprivileged one is refused; that does not change by restarting: exit 77, which systemd does
+  // not restart after, and the message says the two ways out.
+  const unprivileged = Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8'))
+  test.skipIf(unprivileged < 1024)('a port below 1024: exit 77, saying what to do instead', async () => {
+    const s = site('data/votelist.db')
+    writeFileSync(s.config, '[http]\nhost = "127.0.0.1"\nport = 1023\n')
+    chmodSync(s.dir, 0o777)
+    const r = await serve(s.config)
+    expectOneLine(r, EXIT.noPermission)
+    expect(r.stderr).toBe(`votelist serve: cannot listen on 127.0.0.1:1023: ports below 1024 need the capability CAP_NET_BIND_SERVICE, which ${siteUser} does not have: put a reverse proxy in front and set a port from 1024 up, or grant the capability (admins.md, "Ports below 1024") (http.port)`)
   })
 })
 
