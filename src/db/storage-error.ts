@@ -21,6 +21,14 @@ function writeRefusal(path: string): string | null {
   }
 }
 
+const isFolder = (path: string) => {
+  try {
+    return nodeFs().statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 const diskFull = (dir: string) => {
   try {
     return nodeFs().statfsSync(dir).bavail === 0
@@ -46,6 +54,9 @@ export function storageFault(e: unknown, databasePath: string, doing = ''): unkn
   if (code === 'EACCES' || code === 'EPERM') {
     return new StorageError(`cannot create the data folder ${failedPath ?? dir}: permission denied for ${runAs()} (database.path)`, 'permission')
   }
+  if (code === 'EEXIST' || code === 'ENOTDIR') {
+    return new StorageError(`cannot create the data folder ${failedPath ?? dir}: a file of that name is in the way (database.path)`, 'permission')
+  }
 
   if (!code.startsWith('SQLITE_')) return e
   if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
@@ -53,6 +64,9 @@ export function storageFault(e: unknown, databasePath: string, doing = ''): unkn
     return new StorageError(`cannot write the database ${where}: disk I/O error (${code})`, 'io')
   }
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN')) {
+    if (isFolder(databasePath)) {
+      return new StorageError(`database.path names the folder ${databasePath}: it must name the database file, e.g. ${databasePath.replace(/\/+$/, '')}/votelist.db`, 'permission')
+    }
     const file = writeRefusal(databasePath)
     if (file === 'EROFS' || writeRefusal(dir) === 'EROFS') return new StorageError(`the database ${databasePath} is on a read-only file system (database.path)`, 'permission')
     if (file) return new StorageError(`the database ${databasePath} is read-only for ${runAs()}: make it writable by that user (database.path)`, 'permission')

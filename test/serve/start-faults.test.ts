@@ -66,6 +66,23 @@ describe('a database the site may not write', () => {
   })
 })
 
+describe('a database.path that cannot name a database file', () => {
+  test('the path of a folder (the data folder rather than the file in it): exit 77, saying so', async () => {
+    const s = site('data')
+    mkdirSync(s.db)
+    const r = await serve(s.config, [])
+    expectOneLine(r, EXIT.noPermission)
+    expect(r.stderr).toBe(`votelist serve: database.path names the folder ${s.db}: it must name the database file, e.g. ${join(s.db, 'votelist.db')}`)
+  })
+
+  test('a path under a file: exit 77, naming the file in the way', async () => {
+    const s = site('votelist.toml/votelist.db')
+    const r = await serve(s.config, [])
+    expectOneLine(r, EXIT.noPermission)
+    expect(r.stderr).toBe(`votelist serve: cannot create the data folder ${s.config}: a file of that name is in the way (database.path)`)
+  })
+})
+
 describe('a configuration file the site may not read', () => {
   // install.sh makes it root:votelist, mode 640: a wrong owner or mode is an admin's mistake
   // that restarting does not fix, so it is a configuration error (78), not a crash (1) that
