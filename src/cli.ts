@@ -98,9 +98,18 @@ function dbConfig(values: Record<string, unknown>, io: Io): Config {
   return cfg
 }
 
+// The configuration of a command that only makes sense on an existing site (its SQLite file
+// there): a new database would be created and migrated for nothing, often by a forgotten --config.
+function existingDbConfig(values: Record<string, unknown>, io: Io): Config {
+  const cfg = dbConfig(values, io)
+  if (cfg.database.url || nodeFs().existsSync(cfg.database.path)) return cfg
+  const why = cfg.source === null ? `: no --config was given and there is no ./votelist.toml in ${io.cwd}, so the built-in default was used; give --config FILE` : ''
+  throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}${why}`)
+}
+
 // Opens the store of the configured site for one command, quietly, and closes it afterwards.
-async function withStore<T>(values: Record<string, unknown>, io: Io, fn: (rt: StoreRuntime) => Promise<T>): Promise<T> {
-  const rt = await openStore(dbConfig(values, io), { log: createLogger('error') })
+async function withStore<T>(values: Record<string, unknown>, io: Io, fn: (rt: StoreRuntime) => Promise<T>, existing = false): Promise<T> {
+  const rt = await openStore(existing ? existingDbConfig(values, io) : dbConfig(values, io), { log: createLogger('error') })
   try {
     return await fn(rt)
   } finally {
@@ -149,7 +158,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
       const user = await rt.store.users.byEmail(owner)
       if (!user) throw new ApiError(404, 'NOT_FOUND', `no account with the e-mail address ${owner}`)
       return createServer({ ...rt, lookup: io.lookup ?? systemLookup }, user.id, input)
-    })
+    }, true)
     io.out(JSON.stringify({ ...server, createdAt: iso(server.createdAt), updatedAt: iso(server.updatedAt) }))
     return EXIT.ok
   },
@@ -162,7 +171,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
       const server = await rt.store.servers.bySlug(slug)
       if (!server) throw new ApiError(404, 'NOT_FOUND', `no server with the slug ${slug}`)
       return createKey(rt, server.id, (values.name as string | undefined) ?? 'command line')
-    })
+    }, true)
     io.out(created.key)
     return EXIT.ok
   },
@@ -172,11 +181,10 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (!positionals[0]) throw new UsageError('usage: votelist backup FILE')
     const target = resolve(io.cwd, positionals[0])
     if (nodeFs().existsSync(target)) throw new ApiError(409, 'CONFLICT', `${target} already exists; choose a new file`)
-    const cfg = dbConfig(values, io)
+    const cfg = existingDbConfig(values, io)
     if (cfg.database.url) {
       throw new ApiError(409, 'CONFLICT', `the site's database is PostgreSQL (${databaseLabel(cfg)}): back it up with its own tools, e.g. pg_dump --format=custom --file=${positionals[0]} followed by the database URL, or the server's continuous archiving; votelist backup copies SQLite files only`)
     }
-    if (!nodeFs().existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
     backupDatabase(cfg.database.path, target)
     io.out(target)
     return EXIT.ok
@@ -191,9 +199,8 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     } catch (e) {
       throw e instanceof ConfigError ? new UsageError(e.message) : e
     }
-    const cfg = dbConfig(values, io)
+    const cfg = existingDbConfig(values, io)
     if (cfg.database.url) throw new ApiError(409, 'CONFLICT', `the site's database is already PostgreSQL (${databaseLabel(cfg)}): db copy moves a SQLite site`)
-    if (!nodeFs().existsSync(cfg.database.path)) throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}`)
     const label = databaseLabel({ database: { ...cfg.database, url: to } })
     const copied = await copySqliteToPostgres(cfg.database.path, to, label)
     const width = Math.max(...copied.map((c) => c.table.length))

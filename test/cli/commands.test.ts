@@ -182,6 +182,19 @@ describe('migrate', () => {
 })
 
 describe('user add, server add and key create from the shell', () => {
+  // Run without --config in the wrong folder (or with the wrong --config), they would create and
+  // migrate a new, empty database there, then say there is no such server or account.
+  test('server add and key create need an existing database, and say which one they looked for', async () => {
+    const dir = tempDir()
+    const key = await run(['key', 'create', '--server', 'valley'], dir)
+    expect(key).toEqual({ code: 1, out: '', err: `votelist key: no database at ${join(dir, 'data/votelist.db')}: no --config was given and there is no ./votelist.toml in ${dir}, so the built-in default was used; give --config FILE` })
+    const s = site()
+    const server = await run(['server', 'add', '--owner', 'o@example.com', '--name', 'Valley', '--host', 'play.example.com', '--config', s.config])
+    expect(server).toEqual({ code: 1, out: '', err: `votelist server: no database at ${s.db}` })
+    expect(readdirSync(dir)).toEqual([])
+    expect(readdirSync(s.dir)).toEqual(['votelist.toml'])
+  })
+
   test('create an owner (password on stdin), a server and a key; the key is stored as its SHA-256', async () => {
     // Private targets allowed: the child process then makes no save-time DNS lookup of the host
     // (tests never ask a real DNS server; the rule itself is tested in servers/host-rule.test.ts).
