@@ -19,6 +19,10 @@ export function backupDatabase(path: string, target: string): void {
   try {
     if (!fs.existsSync(dir)) throw new BackupError(`cannot write the backup ${target}: the folder ${dir} does not exist`)
     try {
+      // Created empty, readable by its owner only, before a byte is copied into it: the copy
+      // holds password hashes and the site's secret, and a shell's umask (022) would make it
+      // readable by every user. VACUUM INTO accepts an empty file.
+      fs.closeSync(fs.openSync(temp, 'wx', 0o600))
       db.prepare('VACUUM INTO ?').run(temp)
       publish(temp, target)
     } catch (e) {

@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { migrations } from '../../src/db/migrations.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
@@ -62,6 +62,17 @@ describe('backup', () => {
     expect(taken.code).toBe(1)
     expect(taken.stderr).toContain('exists.db already exists; choose a new file')
     expect(await Bun.file(join(dir, 'exists.db')).text()).toBe('precious')
+  })
+
+  // It holds the password hashes, the site's secret (sessions, tokens) and webhook secrets.
+  test('the copy is readable by its owner only, whatever the umask of the shell that ran it', async () => {
+    const dir = tempDir()
+    const config = writeSiteConfig(dir)
+    expect((await cli(['migrate', '--config', config])).code).toBe(0)
+    const target = join(dir, 'copy.db')
+    const r = await runChild(['sh', '-c', 'umask 022; exec "$@"', 'sh', process.execPath, mainScript, 'backup', target, '--config', config])
+    expect(r).toEqual({ code: 0, stdout: target, stderr: '' })
+    expect((statSync(target).mode & 0o777).toString(8)).toBe('600')
   })
 
   // A backup that could not be written whole leaves nothing at its path: a file there would
