@@ -2,7 +2,8 @@ import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchChromium } from '../chromium.ts'
 import { freePort } from '../deliveries/setup.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
 import { buildBinary, killChildren, listeningUrl, runChild, spawnChild } from '../spawn.ts'
@@ -85,10 +86,7 @@ beforeAll(async () => {
     const r = await api('/api/v1/me/servers', { method: 'POST', headers: { 'content-type': 'application/json', cookie: owner.cookie }, body: JSON.stringify({ name, host: '127.0.0.1', port: game.port }) })
     expect(r.status).toBe(201)
   }
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
   admin = await newPage()
   await logIn(admin, 'admin@example.com')
 }, 180_000)

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHmac } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import { launchChromium } from '../chromium.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
 import { freePort } from '../deliveries/setup.ts'
 import { startVotifierReceiver, type VotifierReceiver } from '../push/votifier-receiver.ts'
@@ -54,10 +55,7 @@ beforeAll(async () => {
   const site = spawnChild([binary, 'serve', '--config', join(dir, 'votelist.toml')], { cwd: dir })
   expect(await listeningUrl(site)).toBe(base)
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base })
   external = await recordExternalRequests(context)

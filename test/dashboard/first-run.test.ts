@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
+import { launchChromium } from '../chromium.ts'
 import { freePort } from '../deliveries/setup.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
 import { killChildren, mainScript, spawnChild, type Child } from '../spawn.ts'
@@ -21,10 +22,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'votelist.toml'), `[http]\nport = ${port}\n`)
   site = spawnChild([process.execPath, mainScript, 'serve'], { cwd: dir })
   await site.waitFor('err', /votelist listening/)
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {

@@ -130,6 +130,6 @@ export async function inDashboard(browser: Browser, base: string, cookie: string
 
 // The session cookie (`name=value`) given to the browser for the site at `base`.
 export function signIn(context: BrowserContext, base: string, cookie: string) {
-  const [name, value] = cookie.split('=')
-  return context.addCookies([{ name, value, url: base }])
+  const at = cookie.indexOf('=')
+  return context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: base }])
 }
