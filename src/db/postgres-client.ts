@@ -55,7 +55,7 @@ export const sendable = (params: unknown[]): unknown[] => (params.some(holdsNul)
 
 // A value as the JSON text a statement reads with ::jsonb, which refuses "\u0000" as well.
 export const jsonParam = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' && v.includes(NUL) ? v.replaceAll(NUL, REPLACEMENT) : v))
+  JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? withoutNul(v) : v))
 
 export async function rows<T>(pg: Pg, text: string, params: unknown[] = []): Promise<T[]> {
   return numbered<T>((await pg.unsafe(text, sendable(params))) as Result)

@@ -6,7 +6,6 @@ const NOT_AN_OBJECT = 'the request body must be a JSON object, sent with Content
 // Elysia silently drops body properties a schema does not declare, so an owner who sends "slug"
 // in a PATCH or misspells "descripton" would believe it was saved. As a route's `transform`
 // (which sees the body before that normalisation), this refuses them with a 400 naming the field.
-
 export function refuseUnknownFields(schema: TObject, messages: Record<string, string> = {}) {
   const known = Object.keys(schema.properties)
   return ({ body }: { body: unknown }) => {

@@ -23,31 +23,26 @@ const SEVERAL_KEYS = 'key: the API key is given in several places (key, X-Api-Ke
 
 // A header sent several times reads as its values joined by ", " (Headers#get). A key holds no
 // comma, so each part is a key presented once more, and the parts must agree as the placements
-// do; without a comma (the usual request) the value is the key.
-function headerKey(value: string | null): string | null {
+// do; without a comma (the usual request) the value is read whole. `read`: the key a part holds.
+function headerKey(value: string | null, read: (part: string) => string | null): string | null {
   if (!value) return null
-  return value.includes(',') ? agreeing(value.split(',').map((part) => part.trim()).filter((part) => part !== '')) : value
-}
-
-function bearerKey(value: string | null): string | null {
-  if (!value) return null
-  if (!value.includes(',')) return BEARER.exec(value)?.[1] ?? null
-  return agreeing(value.split(',').map((part) => BEARER.exec(part.trim())?.[1]).filter((key) => key !== undefined))
-}
-
-function agreeing(keys: string[]): string | null {
+  if (!value.includes(',')) return read(value)
+  const keys = value.split(',').map((part) => read(part.trim())).filter((key): key is string => !!key)
   if (keys.some((key) => key !== keys[0])) throw invalidParameter(SEVERAL_KEYS)
   return keys[0] ?? null
 }
+
+const asIs = (part: string): string => part
+const bearer = (part: string): string | null => BEARER.exec(part)?.[1] ?? null
 
 // The key a request presents: query `key`, header `X-Api-Key` or `Authorization: Bearer`.
 // Empty values count as absent; an Authorization header of another scheme is ignored (it may
 // belong to a proxy in front). Several placements must carry the same key.
 export function presentedKey(request: Request, queryKey: string | undefined): string | null {
-  const header = headerKey(request.headers.get('x-api-key'))
-  const bearer = bearerKey(request.headers.get('authorization'))
-  const key = queryKey || header || bearer
-  if ((header !== null && header !== key) || (bearer !== null && bearer !== key)) {
+  const header = headerKey(request.headers.get('x-api-key'), asIs)
+  const auth = headerKey(request.headers.get('authorization'), bearer)
+  const key = queryKey || header || auth
+  if ((header !== null && header !== key) || (auth !== null && auth !== key)) {
     throw invalidParameter(SEVERAL_KEYS)
   }
   return key
