@@ -10,7 +10,7 @@ const LATEST_BY_IP = `SELECT ${found} FROM vote_address a JOIN vote v ON v.id = 
   WHERE a.server_id = $1 AND a.ip_key = $2 AND a.created_at >= $3 ORDER BY a.created_at DESC LIMIT 1`
 const LATEST_BY_BOTH = `SELECT ${found} FROM vote v
   WHERE v.server_id = $1 AND v.pseudo_key = $2 AND v.created_at >= $3
-    AND EXISTS (SELECT 1 FROM vote_address a WHERE a.vote_id = v.id AND a.ip_key = $4)
+    AND EXISTS (SELECT 1 FROM vote_address a WHERE a.server_id = $1 AND a.ip_key = $4 AND a.created_at = v.created_at)
   ORDER BY v.created_at DESC LIMIT 1`
 // The oldest unclaimed vote, taken with FOR UPDATE SKIP LOCKED: a concurrent claim holding it is
 // passed over (that claim gets it), so each vote is claimed exactly once and a second claim gets

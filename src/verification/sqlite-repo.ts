@@ -2,9 +2,9 @@ import type { Database } from 'bun:sqlite'
 import type { ReadBatches } from '../db/read-batch.ts'
 import type { FoundVote, ListedVote, VerificationRepo } from './repo.ts'
 
-// Each query walks an index of migrations/0002: vote_pseudo (server_id, pseudo_key, created_at),
-// vote_address_lookup (server_id, ip_key, created_at), the vote_address primary key (vote_id,
-// ip_key) and UNIQUE (server_id, created_at). `+?`: see the note on Bun's SQLite in
+// Each query walks an index: vote_pseudo (server_id, pseudo_key, created_at) and UNIQUE
+// (server_id, created_at) of migrations/0002, the vote_address primary key (server_id, ip_key,
+// created_at) of migrations/0095 (a vote's address row has the vote's server and created_at). `+?`: see the note on Bun's SQLite in
 // src/votes/sqlite-repo.ts (these would be prepared again at every run otherwise).
 
 const found = 'v.id, v.pseudo, v.created_at AS createdAt, v.claimed_at AS claimedAt'
@@ -18,7 +18,7 @@ export function sqliteVerificationRepo(db: Database, reads: ReadBatches) {
     WHERE a.server_id = +?1 AND a.ip_key = +?2 AND a.created_at >= ?3 ORDER BY a.created_at DESC LIMIT 1`)
   const latestByBoth = reads.prepare(`SELECT ${found} FROM vote v
     WHERE v.server_id = +?1 AND v.pseudo_key = +?2 AND v.created_at >= ?3
-      AND EXISTS (SELECT 1 FROM vote_address a WHERE a.vote_id = v.id AND a.ip_key = +?4)
+      AND EXISTS (SELECT 1 FROM vote_address a WHERE a.server_id = +?1 AND a.ip_key = +?4 AND a.created_at = v.created_at)
     ORDER BY v.created_at DESC LIMIT 1`)
   // One statement picks and marks the oldest unclaimed vote; `claimed_at IS NULL` is checked
   // again on the row written, so a vote is never claimed twice.

@@ -117,3 +117,29 @@ describe('0076: delivery built again to take the discord channel', () => {
     db.close()
   })
 })
+
+describe('0095: vote_address keyed by (server_id, ip_key, created_at)', () => {
+  test('every address row is kept, the interval and check reads find them by the new key, and they go with their server', () => {
+    const db = openDatabase(join(tempDir(), 'v.db'))
+    migrate(db, migrations.filter((m) => m.name < '0095'))
+    db.run(`INSERT INTO user (id, email, email_key, password_hash, created_at) VALUES ('u', 'a@example.com', 'a@example.com', 'x', 1)`)
+    for (const s of ['s', 't']) db.run(`INSERT INTO server (id, owner_id, slug, name, host, created_at, updated_at) VALUES ('${s}', 'u', '${s}', 'S', 'play.example.com', 1, 1)`)
+    const votes = [['v1', 's', 10, ['4:203.0.113.7', '6:2001:db8:0:1']], ['v2', 's', 11, ['4:203.0.113.8']], ['v3', 't', 10, ['4:203.0.113.7']]] as const
+    for (const [id, server, at, keys] of votes) {
+      db.run(`INSERT INTO vote (id, server_id, pseudo, pseudo_key, created_at) VALUES (?, ?, 'Steve', 'steve', ?)`, [id, server, at])
+      for (const k of keys) db.run('INSERT INTO vote_address (vote_id, server_id, ip_key, address, created_at) VALUES (?, ?, ?, ?, ?)', [id, server, k, k.slice(2), at])
+    }
+    const before = db.query('SELECT * FROM vote_address ORDER BY vote_id, ip_key').all()
+    expect(migrate(db)).toEqual(migrations.filter((m) => m.name >= '0095').map((m) => m.name))
+    expect(db.query('SELECT * FROM vote_address ORDER BY vote_id, ip_key').all()).toEqual(before)
+    const plan = (sql: string) => (db.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ')
+    expect(plan(`SELECT max(created_at) FROM vote_address WHERE server_id = 's' AND ip_key = '4:203.0.113.7' AND created_at >= 5`))
+      .toContain('USING PRIMARY KEY (server_id=? AND ip_key=? AND created_at>?)')
+    // One row per vote and address: the same address twice in one vote is refused by the key.
+    expect(() => db.run(`INSERT INTO vote_address (vote_id, server_id, ip_key, address, created_at) VALUES ('v2', 's', '4:203.0.113.8', '203.0.113.8', 11)`)).toThrow('UNIQUE')
+    expect(db.query('PRAGMA foreign_key_check').all()).toEqual([])
+    db.run(`DELETE FROM server WHERE id = 's'`)
+    expect(db.query('SELECT vote_id, ip_key FROM vote_address').all()).toEqual([{ vote_id: 'v3', ip_key: '4:203.0.113.7' }])
+    db.close()
+  })
+})
