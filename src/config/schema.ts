@@ -202,9 +202,9 @@ export const configSchema = {
   },
   deliveries: {
     retry_delays: durations(['1m', '5m', '15m', '30m', '1h', '2h', '5h'], 'Delays before each retry of a failed Votifier or webhook delivery, after the first attempt.'),
-    votifier_connect_timeout: duration('5s', 'Longest wait for the TCP connection to a Votifier listener.'),
+    votifier_connect_timeout: duration('5s', 'Longest wait for the connection to a Votifier listener (the DNS lookup of its host and the TCP handshake).'),
     votifier_read_timeout: duration('5s', 'Longest wait for the Votifier greeting, and again for the v2 answer after the vote is sent.'),
-    webhook_timeout: duration('10s', 'Longest wait for a webhook receiver\'s (or Discord\'s) answer (connection included); a later answer counts as a failure.'),
+    webhook_timeout: duration('10s', 'Longest wait for a webhook receiver\'s (or Discord\'s) answer (DNS lookup and connection included); a later answer counts as a failure.'),
     concurrency: int(32, 'Delivery attempts in flight at once, over every server (the job queue itself runs at most 32 jobs at once).', 1, 32),
     per_target_concurrency: int(4, 'Delivery attempts in flight at once to one target (Votifier host:port, webhook origin, or Discord webhook), so one slow server never holds every slot.', 1, 1000),
   },

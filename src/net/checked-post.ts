@@ -25,7 +25,9 @@ function networkFailure(e: unknown, url: URL, timeoutMs: number): DeliveryFailur
 }
 
 export async function postToCheckedAddress(url: URL, body: string, headers: Record<string, string>, opts: PostOptions): Promise<Response> {
-  const address = await checkedAddress(url.hostname, opts)
+  // One time limit for the whole request, the lookup included.
+  const deadline = performance.now() + opts.timeoutMs
+  const address = await checkedAddress(url.hostname, opts, opts.timeoutMs)
   const direct = new URL(url)
   direct.hostname = isIP(address) === 6 ? `[${address}]` : address
   try {
@@ -34,7 +36,7 @@ export async function postToCheckedAddress(url: URL, body: string, headers: Reco
       body,
       headers: { ...headers, Host: url.host },
       redirect: 'manual',
-      signal: AbortSignal.timeout(opts.timeoutMs),
+      signal: AbortSignal.timeout(Math.max(1, Math.ceil(deadline - performance.now()))),
       ...(url.protocol === 'https:' ? { tls: { serverName: url.hostname.replace(/^\[(.*)\]$/, '$1'), ...(opts.ca ? { ca: opts.ca } : {}) } } : {}),
     })
   } catch (e) {

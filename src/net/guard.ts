@@ -1,4 +1,5 @@
 import { nodeDns } from '../lazy-modules.ts'
+import { withDeadline } from './deadline.ts'
 import { isIP, isPrivateAddress } from './ip.ts'
 
 // `reason` tells a name that does not resolve from an address that is refused.
@@ -62,9 +63,13 @@ export interface TargetOptions {
 
 // The send-time check shared by every transport: resolve the owner's host once and return the
 // address that was checked, to connect to it (a rebinding DNS server gets no second question).
-export async function checkedAddress(host: string, opts: TargetOptions): Promise<string> {
+// The lookup counts against the attempt's own time limit, `timeoutMs`: a resolver that does not
+// answer fails the attempt then (retried on the schedule), instead of holding it for as long as
+// the system's resolver takes to give up.
+export async function checkedAddress(host: string, opts: TargetOptions, timeoutMs: number): Promise<string> {
   try {
-    return (await resolveTarget(host, opts.allowPrivate, opts.lookup)).address
+    const late = () => new DeliveryFailure(`DNS failure: no answer for ${host} within ${seconds(timeoutMs)} (timed out): check the host name, or this machine's DNS resolver`)
+    return (await withDeadline(resolveTarget(host, opts.allowPrivate, opts.lookup), timeoutMs, late)).address
   } catch (e) {
     if (!(e instanceof TargetRefused)) throw e
     throw new DeliveryFailure(e.reason === 'unresolved'

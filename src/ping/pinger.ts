@@ -1,4 +1,5 @@
 import { nodeDns } from '../lazy-modules.ts'
+import { withDeadline } from '../net/deadline.ts'
 import { resolveTarget, systemLookup, TargetRefused } from '../net/guard.ts'
 import { isIP } from '../net/ip.ts'
 import type { ServerStatus } from '../servers/repo.ts'
@@ -40,11 +41,8 @@ export type PingStatus = Omit<ServerStatus, 'lastPingAt'> & { favicon: string | 
 const down = (error: string): PingStatus => ({ online: false, playersOnline: 0, playersMax: 0, version: null, motd: null, styledMotd: null, favicon: null, latencyMs: null, error })
 const up = (a: PingAnswer): PingStatus => ({ online: true, ...a, error: null })
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>
-  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new PingError(`${what} took longer than ${ms} ms`)), ms) })
-  return Promise.race([p, late]).finally(() => clearTimeout(timer))
-}
+const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
+  withDeadline(p, ms, () => new PingError(`${what} took longer than ${ms} ms`))
 
 // A Java host listed without a port is looked up as _minecraft._tcp.<host> (what the game client
 // does); the record with the lowest priority, then the highest weight, wins. No record: port 25565.

@@ -15,8 +15,11 @@ export interface VotifierListener {
 // One push to the owner's Votifier listener: the host is checked and resolved here, at send time,
 // and the connection goes to that address.
 export async function pushVote(listener: VotifierListener, vote: VotifierVote, opts: TargetOptions & { timeouts: VotifierTimeouts }): Promise<void> {
-  const address = await checkedAddress(listener.host, opts)
+  // The lookup and the TCP handshake share the connect time limit (the jobs' lease is sized on it).
+  const deadline = performance.now() + opts.timeouts.connectMs
+  const address = await checkedAddress(listener.host, opts, opts.timeouts.connectMs)
   const target = { host: listener.host, address, port: listener.port }
-  if (listener.protocol === 'v1') await sendVotifierV1(target, listener.publicKey ?? '', vote, opts.timeouts)
-  else await sendVotifierV2(target, listener.token ?? '', vote, opts.timeouts)
+  const timeouts = { ...opts.timeouts, handshakeMs: Math.max(1, Math.ceil(deadline - performance.now())) }
+  if (listener.protocol === 'v1') await sendVotifierV1(target, listener.publicKey ?? '', vote, timeouts)
+  else await sendVotifierV2(target, listener.token ?? '', vote, timeouts)
 }

@@ -10,7 +10,9 @@ export interface VotifierVote {
 }
 
 export interface VotifierTimeouts {
-  connectMs: number
+  connectMs: number // the lookup of the host and the TCP handshake together
+  // What the lookup left of connectMs for the handshake (pushVote); all of it when absent.
+  handshakeMs?: number
   readMs: number // per wait: for the greeting, then for the v2 answer
 }
 
@@ -128,7 +130,7 @@ export function openVotifierConnection(t: VotifierTarget, timeouts: VotifierTime
     const timer = setTimeout(() => {
       socket.destroy()
       reject(new DeliveryFailure(`no connection to ${label(t)} within ${seconds(timeouts.connectMs)} (timed out): is the host up and the port open to the internet?`))
-    }, timeouts.connectMs)
+    }, timeouts.handshakeMs ?? timeouts.connectMs)
     socket.once('connect', () => { clearTimeout(timer); resolve(connection) })
     socket.once('error', () => { clearTimeout(timer); reject(failure) })
     socket.connect({ host: t.address, port: t.port })

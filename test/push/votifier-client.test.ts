@@ -217,4 +217,14 @@ describe('pushVote: the send-time target check', () => {
     expect(rebind.message).toContain('private target refused')
     expect(r.connections).toBe(0)
   })
+
+  test('a resolver that never answers fails the push within the connect time limit, with what to check', async () => {
+    const r = receiver()
+    const asked: string[] = []
+    const silent = (host: string) => { asked.push(host); return new Promise<never>(() => {}) }
+    const f = await failure(pushVote(settings(r.port, 'mc.example.org'), vote, { allowPrivate: true, lookup: silent, timeouts: { connectMs: 300, readMs: 10_000 } }))
+    expect(f.message).toBe('DNS failure: no answer for mc.example.org within 0.3 s (timed out): check the host name, or this machine\'s DNS resolver')
+    expect(asked).toEqual(['mc.example.org'])
+    expect(r.connections).toBe(0)
+  })
 })

@@ -104,6 +104,19 @@ describeBackends('webhook deliveries', (backend) => {
     expect(a.durationMs).toBeGreaterThanOrEqual(900)
   })
 
+  test('a resolver that never answers is a failure within the timeout, retried later', async () => {
+    const r = receiver()
+    const lookup = () => new Promise<never>(() => {})
+    const { rt, server } = await withWebhook(backend, `http://hooks.example:${r.port}/votes`, { deliveries: { webhook_timeout: '1s' } }, { lookup })
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    const [a] = (await attemptRows(rt))
+    expect(a).toMatchObject({ status: 'failed', httpStatus: null, error: 'DNS failure: no answer for hooks.example within 1 s (timed out): check the host name, or this machine\'s DNS resolver' })
+    expect(a.nextAttemptAt).not.toBeNull()
+    expect(a.durationMs).toBeGreaterThanOrEqual(900)
+    expect(r.received.length).toBe(0)
+  })
+
   test('a host that never completes the TCP handshake is the same timeout, retried later', async () => {
     const silent = await startUnansweredPort()
     try {
