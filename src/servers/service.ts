@@ -91,8 +91,24 @@ export async function checkServerHost(deps: ServersDeps, host: string): Promise<
   return h
 }
 
+// Text an owner types must be text: no control character (tab and line breaks only where the
+// field has lines) and no unpaired surrogate half, which JSON and XML readers refuse and which
+// PostgreSQL cannot store as typed (U+0000), so the two backends would keep different names.
+const ONE_LINE_REFUSED = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const LINES_REFUSED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+function checkText(field: string, text: string, lines = false): string {
+  const bad = (lines ? LINES_REFUSED : ONE_LINE_REFUSED).exec(text)
+  if (bad) {
+    const code = `U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+    const what = bad[0] >= '\ud800' && bad[0] <= '\udfff' ? `an unpaired surrogate (${code})` : `a control character (${code})`
+    throw invalidParameter(`${field} must be plain text: it contains ${what} at position ${bad.index + 1}`, field)
+  }
+  return text
+}
+
 export function checkName(name: string): string {
-  const n = name.trim()
+  const n = checkText('name', name.trim())
   if (n === '') throw invalidParameter('name must be 1 to 64 characters long', 'name')
   return n
 }
@@ -147,8 +163,8 @@ export async function createServer(deps: ServersDeps, ownerId: string, input: Se
     const now = deps.clock.now()
     return yield* use(tx.servers.insert({
       id: newId(), ownerId, slug, name, host,
-      port: input.port ?? null, edition: input.edition ?? 'java', modes, version: (input.version ?? '').trim(),
-      description: (input.description ?? '').trim(), website, hidden: false, createdAt: now, updatedAt: now,
+      port: input.port ?? null, edition: input.edition ?? 'java', modes, version: checkText('version', (input.version ?? '').trim()),
+      description: checkText('description', (input.description ?? '').trim(), true), website, hidden: false, createdAt: now, updatedAt: now,
     }))
   })
 }
@@ -163,8 +179,8 @@ export async function updateServer(deps: ServersDeps, server: Server, patch: Ser
     ...(patch.port !== undefined && { port: patch.port }),
     ...(patch.edition !== undefined && { edition: patch.edition }),
     ...(patch.modes !== undefined && { modes: checkModes(patch.modes, config.servers.modes) }),
-    ...(patch.version !== undefined && { version: patch.version.trim() }),
-    ...(patch.description !== undefined && { description: patch.description.trim() }),
+    ...(patch.version !== undefined && { version: checkText('version', patch.version.trim()) }),
+    ...(patch.description !== undefined && { description: checkText('description', patch.description.trim(), true) }),
     ...(patch.website !== undefined && { website: checkWebsite(patch.website) }),
     ...(patch.hidden !== undefined && { hidden: patch.hidden }),
   }

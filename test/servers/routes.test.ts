@@ -61,6 +61,11 @@ describeBackends('POST /api/v1/me/servers', (backend) => {
       [{ ...ok, name: '' }, 'name', 'name must be 1 to 64 characters long'],
       [{ ...ok, name: 'x'.repeat(65) }, 'name', 'name must be 1 to 64 characters long'],
       [{ ...ok, name: '   ' }, 'name', 'name must be 1 to 64 characters long'],
+      [{ ...ok, name: 'Nul\u0000Server' }, 'name', 'name must be plain text: it contains a control character (U+0000) at position 4'],
+      [{ ...ok, name: 'Two\nlines' }, 'name', 'name must be plain text: it contains a control character (U+000A) at position 4'],
+      [{ ...ok, name: 'Half \ud83d pair' }, 'name', 'name must be plain text: it contains an unpaired surrogate (U+D83D) at position 6'],
+      [{ ...ok, version: '1.21\u001b[31m' }, 'version', 'version must be plain text: it contains a control character (U+001B) at position 5'],
+      [{ ...ok, description: 'ok\r\nthen \udc00' }, 'description', 'description must be plain text: it contains an unpaired surrogate (U+DC00) at position 10'],
       [{ name: 'Valid' }, 'host', 'host must be a hostname or an IP address'],
       [{ ...ok, host: 'not a host' }, 'host', 'host must be a hostname or an IP address'],
       [{ ...ok, host: 'under_score.example.com' }, 'host', 'host must be a hostname or an IP address'],
@@ -92,6 +97,10 @@ describeBackends('POST /api/v1/me/servers', (backend) => {
     }
     expect(await json(await alice('POST', '/api/v1/me/servers', '{"name":'))).toEqual(invalid('the request body could not be parsed'))
     expect((await json(await alice('GET', '/api/v1/me/servers'))).body.servers).toEqual([])
+    // Lines, tabs and characters beyond the BMP (a surrogate pair) are text.
+    const lined = await json(await alice('POST', '/api/v1/me/servers', { ...ok, name: 'Émeraude 😀', description: 'Line one\r\n\tLine two 😀' }))
+    expect(lined.status).toBe(201)
+    expect(lined.body.server).toMatchObject({ name: 'Émeraude 😀', description: 'Line one\r\n\tLine two 😀' })
   })
 
   test('private hosts are accepted where network.allow_private_targets = true', async () => {
