@@ -114,6 +114,10 @@ export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>, tell: ((forg
         else if (now - Math.max(e.usedAt, e.checkedAt) > IDLE_MS) entries.delete(h)
       }
       if (!used.length) return 0
+      // In the keys' order, as every instance writes them: two instances' flushes meeting on
+      // PostgreSQL then wait for each other instead of each holding a row the other needs (a
+      // deadlock, which refused one of them).
+      used.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
       await store.write(function* (tx) {
         for (const u of used) yield* use(tx.keys.touch(u.id, u.at))
       })
