@@ -1,7 +1,8 @@
 import { row, rows, type Pg } from '../db/postgres-client.ts'
 import type { FoundVote, ListedVote, VerificationRepo } from './repo.ts'
 
-// The same indexes as on SQLite serve each query (migrations/postgres/0002_votes.sql).
+// The same indexes as on SQLite serve each query (migrations/postgres/0002_votes.sql, and the
+// vote_address key of 0095_vote_address_by_server.sql).
 const found = 'v.id, v.pseudo, v.created_at AS "createdAt", v.claimed_at AS "claimedAt"'
 
 const LATEST_BY_PSEUDO = `SELECT ${found} FROM vote v

@@ -4,8 +4,9 @@ import type { FoundVote, ListedVote, VerificationRepo } from './repo.ts'
 
 // Each query walks an index: vote_pseudo (server_id, pseudo_key, created_at) and UNIQUE
 // (server_id, created_at) of migrations/0002, the vote_address primary key (server_id, ip_key,
-// created_at) of migrations/0095 (a vote's address row has the vote's server and created_at). `+?`: see the note on Bun's SQLite in
-// src/votes/sqlite-repo.ts (these would be prepared again at every run otherwise).
+// created_at) of migrations/0095 (a vote's address row has the vote's server and created_at).
+// `+?`: see the note on Bun's SQLite in src/votes/sqlite-repo.ts (these would be prepared again
+// at every run otherwise).
 
 const found = 'v.id, v.pseudo, v.created_at AS createdAt, v.claimed_at AS claimedAt'
 
