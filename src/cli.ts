@@ -1,5 +1,5 @@
 import { userJson } from './accounts/schema.ts'
-import { createUser } from './accounts/service.ts'
+import { checkEmail, checkPassword, createUser } from './accounts/service.ts'
 import { parseFlags, type Flags } from './cli-args.ts'
 import { readPasswordLine } from './cli-password.ts'
 import { databaseLabel, loadConfig, type Config } from './config/load.ts'
@@ -134,9 +134,11 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   async user(args, io) {
     if (args[0] !== 'add') throw new UsageError('usage: votelist user add --email E --password P [--admin]')
     const { values } = parse(args.slice(1), { email: { type: 'string' }, password: { type: 'string' }, admin: { type: 'boolean' } })
-    const email = required(values, 'email')
+    const email = checkEmail(required(values, 'email'))
     let password = required(values, 'password')
     if (password === '-') password = await readPasswordLine(`Password for ${email}: `)
+    // Refused before the database is opened (a first account creates it).
+    checkPassword(password)
     const user = await withStore(values, io, (rt) => createUser(rt, { email, password, admin: values.admin === true }))
     // The account as the API gives it: times in ISO 8601, like everything a command prints.
     io.out(JSON.stringify(userJson(user)))

@@ -195,6 +195,17 @@ describe('user add, server add and key create from the shell', () => {
     expect(readdirSync(s.dir)).toEqual(['votelist.toml'])
   })
 
+  test('user add refuses a bad e-mail address or password before it creates any database', async () => {
+    const dir = tempDir()
+    const email = await run(['user', 'add', '--email', 'not-an-email', '--password', 'long enough pass'], dir)
+    expect(email).toMatchObject({ code: EXIT.usage, out: '' })
+    expect(email.err).toContain('email must be a valid e-mail address')
+    const password = await run(['user', 'add', '--email', 'a@example.com', '--password', 'short'], dir)
+    expect(password).toMatchObject({ code: EXIT.usage, out: '' })
+    expect(password.err).toContain('password must be 8 to 256 characters long')
+    expect(readdirSync(dir)).toEqual([])
+  })
+
   test('create an owner (password on stdin), a server and a key; the key is stored as its SHA-256', async () => {
     // Private targets allowed: the child process then makes no save-time DNS lookup of the host
     // (tests never ask a real DNS server; the rule itself is tested in servers/host-rule.test.ts).
@@ -228,6 +239,7 @@ describe('user add, server add and key create from the shell', () => {
 
   test('a password of only whitespace on stdin is refused (exit 2) and no account is made', async () => {
     const s = site()
+    expect((await run(['migrate', '--config', s.config])).code).toBe(0)
     const r = await cli(['user', 'add', '--email', 'blank@example.com', '--password', '-', '--config', s.config], { stdin: ' \t        \n' })
     expect(r).toEqual({ code: EXIT.usage, stdout: '', stderr: 'votelist user: password must not be only whitespace: use at least one visible character' })
     const db = new Database(s.db, { readonly: true })
