@@ -1,6 +1,6 @@
 import { checkCaptcha, type CaptchaDeps } from '../captcha/service.ts'
 import type { Config } from '../config/load.ts'
-import { forbidden } from '../http/errors.ts'
+import { ApiError, forbidden } from '../http/errors.ts'
 import type { SiteUrl } from '../http/site-url.ts'
 import { checkPseudo } from '../servers/pseudo.ts'
 import { readAddressToken } from './address-token.ts'
@@ -72,7 +72,25 @@ export async function castVote(deps: CastDeps, targets: VoteTargets, found: Foun
   if (ipv6_url && text(form.ipv6Token)) addresses.push(readAddressToken(deps.secret, text(form.ipv6Token), 6, now, 'ipv6Token'))
   if (deps.config.votes.captcha === 'pow') await checkCaptcha(deps, text(form.altcha) || undefined)
   const job: VoteJob = { found: { target: found.target, version: found.version }, pseudo, addresses, ...voteTime(deps) }
-  const cast = await (deps.voteWriter?.write(job) ?? deps.store.write((tx) => castScript(tx, job), { shared: true }))
+  let cast
+  try {
+    cast = await (deps.voteWriter?.write(job) ?? deps.store.write((tx) => castScript(tx, job), { shared: true }))
+  } catch (e) {
+    if (!(e instanceof ApiError)) await notListedAnyMore(targets, found)
+    throw e
+  }
   if (cast.reread) targets.remember(cast.reread.target, cast.reread.version)
   return cast.recorded
+}
+
+// After a vote's write failed (not refused): its server may have been deleted or hidden meanwhile
+// (on PostgreSQL, a deletion committed while the vote's transaction ran fails its insert). The vote
+// is then answered as one for a server no longer listed (404), as SQLite answers it, rather than
+// as an internal error; otherwise (or if the server cannot be read either) the failure stands.
+async function notListedAnyMore(targets: VoteTargets, found: FoundTarget): Promise<void> {
+  try {
+    await targets.find(found.target.slug, true)
+  } catch (e) {
+    if (e instanceof ApiError) throw e
+  }
 }
