@@ -3,7 +3,8 @@ import type { Config } from '../config/load.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
 import { invalidParameter, notFound } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
-import { resolveTarget, TargetRefused, type Lookup } from '../net/guard.ts'
+import { withDeadline } from '../net/deadline.ts'
+import { resolveTarget, seconds, TargetRefused, type Lookup } from '../net/guard.ts'
 import { parseVotifierPublicKey } from '../push/public-key.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 import { checkHost } from '../servers/service.ts'
@@ -36,10 +37,13 @@ export function newVotifierToken(): string {
 }
 
 // Save-time half of the contract's target rule (the push code checks again at connect time):
-// the host must resolve, and not to a private address unless network.allow_private_targets.
-async function checkTarget(deps: ChannelsDeps, field: string, host: string): Promise<void> {
+// the host must resolve, and not to a private address unless network.allow_private_targets. The
+// lookup waits at most as long as a delivery's would (`timeoutMs`), so that a resolver that does
+// not answer gets the owner an answer rather than a request left hanging.
+async function checkTarget(deps: ChannelsDeps, field: string, host: string, timeoutMs: number): Promise<void> {
   try {
-    await resolveTarget(host, deps.config.network.allow_private_targets, deps.lookup)
+    const late = () => new TargetRefused(`${host} did not resolve within ${seconds(timeoutMs)} (timed out); try again, or check the host name`, 'unresolved')
+    await withDeadline(resolveTarget(host, deps.config.network.allow_private_targets, deps.lookup), timeoutMs, late)
   } catch (e) {
     if (e instanceof TargetRefused) throw invalidParameter(`${field} refused: ${e.message}`, field)
     throw e
@@ -61,7 +65,7 @@ export async function checkWebhookUrl(deps: ChannelsDeps, text: string): Promise
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter('url must be an https:// URL', 'url')
   if (url.username || url.password) throw invalidParameter('url must not contain a user name or password', 'url')
   if (url.hash) throw invalidParameter('url must not contain a #fragment', 'url')
-  await checkTarget(deps, 'url', url.hostname)
+  await checkTarget(deps, 'url', url.hostname, deps.config.deliveries.webhook_timeout)
   return url.href
 }
 
@@ -94,7 +98,7 @@ export async function checkDiscordUrl(deps: ChannelsDeps, text: string): Promise
       if (name !== 'thread_id' || !/^\d{15,21}$/.test(value)) throw invalidParameter(`url: the only query Discord webhooks take here is thread_id=<id of a thread> (not "${name}")`, 'url')
     }
   }
-  await checkTarget(deps, 'url', url.hostname)
+  await checkTarget(deps, 'url', url.hostname, deps.config.deliveries.webhook_timeout)
   return url.href
 }
 
@@ -154,7 +158,7 @@ function checkVotifierCredential(input: VotifierPut): string | null {
 export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: VotifierPut): Promise<VotifierSettings> {
   const host = checkHost(input.host) // syntax and numeric forms only: the resolved target is checked next
   const publicKey = checkVotifierCredential(input)
-  await checkTarget(deps, 'host', host)
+  await checkTarget(deps, 'host', host, deps.config.deliveries.votifier_connect_timeout)
   return write(deps, serverId, function* (tx) {
     const current = yield* use(tx.channels.votifier(serverId))
     const kept = !input.newToken && current?.protocol === 'v2' ? current.token : null

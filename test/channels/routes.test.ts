@@ -104,6 +104,18 @@ describeBackends('webhook settings', (backend) => {
     expect(vot.message).toBe('host refused: mc.example.com resolves to 192.168.0.10, a private or reserved address')
   })
 
+  test('a resolver that never answers: the save is refused once a delivery\'s time limit has passed, with what to do', async () => {
+    const { rt, server } = await setup(backend, { deliveries: { webhook_timeout: '1s', votifier_connect_timeout: '1s' } })
+    const silent = () => new Promise<never>(() => {})
+    const hook = await saveWebhook({ ...rt, lookup: silent }, server.id, 'https://hooks.example.com/in').catch((e) => e)
+    expect(hook).toBeInstanceOf(ApiError)
+    expect(hook).toMatchObject({ status: 400, field: 'url', message: 'url refused: hooks.example.com did not resolve within 1 s (timed out); try again, or check the host name' })
+    const vot = await saveVotifier({ ...rt, lookup: silent }, server.id, { host: 'mc.example.com', protocol: 'v2' }).catch((e) => e)
+    expect(vot).toMatchObject({ status: 400, field: 'host', message: 'host refused: mc.example.com did not resolve within 1 s (timed out); try again, or check the host name' })
+    expect(await rt.store.channels.webhook(server.id)).toBeNull()
+    expect(await rt.store.channels.votifier(server.id)).toBeNull()
+  })
+
   test('another owner\'s server is 403, an unknown slug 404, and nothing is written', async () => {
     const { rt, alice, bob, server } = await setup(backend)
     await alice('PUT', '/api/v1/me/servers/alpha/webhook', { url: 'http://127.0.0.1:1/' })
