@@ -1,33 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { cleanupTemp } from '../helpers.ts'
-import { ownerSite } from './owner-site.ts'
+import { describe, expect, test } from 'bun:test'
+import { ownerSiteForFile } from './owner-site.ts'
 import { recordPageProblems, signIn } from './page-checks.ts'
 
 // The dashboard where the browser has no clipboard API (a site on plain http at a LAN address):
 // each Copy button selects its text instead, for Ctrl+C.
 
-let base = ''
-let browser: Browser
-let slug = ''
-let cookie = ''
-let stop: () => Promise<void>
-
-beforeAll(async () => {
-  ;({ base, slug, cookie, browser, stop } = await ownerSite({ network: { allow_private_targets: true } }, { name: 'Hooked Realm' }))
+const site = ownerSiteForFile({ network: { allow_private_targets: true } }, { name: 'Hooked Realm' }, async ({ base, slug, cookie }) => {
   const hook = await fetch(`${base}/api/v1/me/servers/${slug}/webhook`, {
     method: 'PUT', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/hook' }),
   })
   expect(hook.status).toBe(200)
-}, 60_000)
-
-afterAll(async () => {
-  await stop?.()
-  cleanupTemp()
 })
 
 describe('the dashboard without the clipboard API', () => {
   test('Copy selects the webhook secret itself, whether it was hidden or already revealed', async () => {
+    const { base, slug, cookie, browser } = site
     const context = await browser.newContext()
     // As on plain http at a LAN address: no navigator.clipboard.
     await context.addInitScript(() => { Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }) })

@@ -1,39 +1,27 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
-import { cleanupTemp } from '../helpers.ts'
+import { describe, expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
 import { refusedPort } from '../stats/peers.ts'
 import { until } from '../until.ts'
-import { ownerSite } from './owner-site.ts'
+import { ownerSiteForFile } from './owner-site.ts'
 import { recordPageProblems, signIn } from './page-checks.ts'
 
 // The Deliveries tab with the keyboard, in Debian's Chromium against the site in this process:
 // its list refreshes itself every 3 s, and paging through more than one page must keep the focus
 // where the keyboard left it.
 
-let base = ''
-let browser: Browser
-let slug = ''
-let cookie = ''
-let stop: () => Promise<void>
-
-beforeAll(async () => {
-  ;({ base, slug, cookie, browser, stop } = await ownerSite({ network: { allow_private_targets: true }, limits: { test_votes_per_minute: 100 } }, { name: 'Paged Realm' }))
+const site = ownerSiteForFile({ network: { allow_private_targets: true }, limits: { test_votes_per_minute: 100 } }, { name: 'Paged Realm' }, async ({ base, slug, cookie }) => {
   const owner = { cookie, 'content-type': 'application/json' }
   // A webhook nobody listens on: each Test is one failed attempt, 26 of them two pages.
   const hook = await fetch(`${base}/api/v1/me/servers/${slug}/webhook`, { method: 'PUT', headers: owner, body: JSON.stringify({ url: `http://127.0.0.1:${await refusedPort()}/hook` }) })
   expect(hook.status).toBe(200)
   for (let i = 0; i < 26; i++) expect((await fetch(`${base}/api/v1/me/servers/${slug}/test`, { method: 'POST', headers: owner, body: '{}' })).status).toBe(200)
-}, 60_000)
-
-afterAll(async () => {
-  await stop?.()
-  cleanupTemp()
 })
 
 const focusedText = (page: Page) => page.evaluate(() => (document.activeElement?.textContent ?? '').trim())
 
 describe('the Deliveries tab with the keyboard', () => {
   test('Older and Newer keep the focus through the list\'s own refresh and through the page they open', async () => {
+    const { base, slug, cookie, browser } = site
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     await signIn(context, base, cookie)
     const page = await context.newPage()

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { cleanupTemp } from '../helpers.ts'
-import { ownerSite } from './owner-site.ts'
+import { describe, expect, test } from 'bun:test'
+import { ownerSiteForFile } from './owner-site.ts'
 import { recordPageProblems, signIn } from './page-checks.ts'
 
 // The dashboard on a 360 px phone with what owners really type: a long host name (at most 253
@@ -9,23 +7,11 @@ import { recordPageProblems, signIn } from './page-checks.ts'
 // page sideways.
 
 const HOST = 'mc.skyblockadventuresnetworkofficial.example.com'
-let base = ''
-let browser: Browser
-let slug = ''
-let cookie = ''
-let stop: () => Promise<void>
-
-beforeAll(async () => {
-  ;({ base, slug, cookie, browser, stop } = await ownerSite({}, { name: 'Long Host', host: HOST }))
-}, 60_000)
-
-afterAll(async () => {
-  await stop?.()
-  cleanupTemp()
-})
+const site = ownerSiteForFile({}, { name: 'Long Host', host: HOST })
 
 describe('the dashboard on a 360 px phone', () => {
   test('a long host name wraps in My servers and in the Ownership steps: all of it shows, nothing scrolls sideways', async () => {
+    const { base, slug, cookie, browser } = site
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } })
     await signIn(context, base, cookie)
     const page = await context.newPage()

@@ -1,10 +1,11 @@
+import { afterAll, beforeAll } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import type { App } from '../../src/app.ts'
 import type { ConfigInput } from '../../src/config/load.ts'
 import type { ServerCreate } from '../../src/servers/schema.ts'
 import { launchChromium } from '../chromium.ts'
 import { freePort } from '../deliveries/setup.ts'
-import { seedServer, testApp, testRuntime, type TestRuntime } from '../helpers.ts'
+import { cleanupTemp, seedServer, testApp, testRuntime, type TestRuntime } from '../helpers.ts'
 import { cookieOf } from '../owner/session.ts'
 
 export interface OwnerSite {
@@ -38,4 +39,19 @@ export async function ownerSite(config: ConfigInput, server: Partial<ServerCreat
       await app.stop()
     },
   }
+}
+
+// ownerSite() for a whole test file: started before its tests (then `prepare`, e.g. a channel to
+// set up through the API), stopped after them. Its fields are there once the tests run.
+export function ownerSiteForFile(config: ConfigInput, server: Partial<ServerCreate>, prepare?: (site: OwnerSite) => Promise<void>): OwnerSite {
+  const site = {} as OwnerSite
+  beforeAll(async () => {
+    Object.assign(site, await ownerSite(config, server))
+    await prepare?.(site)
+  }, 60_000)
+  afterAll(async () => {
+    await site.stop?.()
+    cleanupTemp()
+  })
+  return site
 }

@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { cleanupTemp } from '../helpers.ts'
-import { ownerSite } from './owner-site.ts'
+import { describe, expect, test } from 'bun:test'
+import { ownerSiteForFile } from './owner-site.ts'
 import { recordPageProblems, signIn } from './page-checks.ts'
 
 // A server that is off the public site for another reason than being hidden: on a site that
 // lists only verified servers, a new listing is unverified, and its public pages and badge
 // answer 404 until it is verified.
 
-let base = ''
-let browser: Browser
-let slug = ''
-let cookie = ''
-let stop: () => Promise<void>
-
-beforeAll(async () => {
-  ;({ base, slug, cookie, browser, stop } = await ownerSite({ listing: { require_verification: true } }, { name: 'Unproven Realm' }))
-}, 60_000)
-
-afterAll(async () => {
-  await stop?.()
-  cleanupTemp()
-})
+const site = ownerSiteForFile({ listing: { require_verification: true } }, { name: 'Unproven Realm' })
 
 describe('a server off the public site, in the dashboard', () => {
   test('an unverified server on a verified-only site: no broken badge images, a notice says why there is no badge', async () => {
+    const { base, slug, cookie, browser } = site
     expect((await fetch(`${base}/api/v1/servers/${slug}/badge.svg`)).status).toBe(404)
     const context = await browser.newContext()
     await signIn(context, base, cookie)
@@ -43,6 +29,7 @@ describe('a server off the public site, in the dashboard', () => {
   }, 60_000)
 
   test('its Overview links to no page that answers "not found", and says why the server is not listed', async () => {
+    const { base, slug, cookie, browser } = site
     expect((await fetch(`${base}/serveur/${slug}`)).status).toBe(404)
     const context = await browser.newContext()
     await signIn(context, base, cookie)

@@ -59,6 +59,21 @@ async function logInInFrench(page: Page, email = 'owner@example.com', password =
   await page.waitForURL(`${base}/dashboard`)
 }
 
+// A French browser signed in through logInInFrench: `check` runs on its page, which must log no
+// page problem; the browser's context is closed after, whatever happens.
+async function signedInInFrench(check: (page: Page) => Promise<void>) {
+  const context = await browser.newContext({ locale: 'fr-FR' })
+  const page = await context.newPage()
+  const problems = recordPageProblems(page)
+  try {
+    await logInInFrench(page)
+    await check(page)
+    expect(problems).toEqual([])
+  } finally {
+    await context.close()
+  }
+}
+
 describe('site.language = "fr" in a browser', () => {
   test('the ranking, the server page and its chart, in French with French dates and numbers', async () => {
     // A browser asking for a language the site does not have: the site's own.
@@ -171,11 +186,7 @@ describe('site.language = "fr" in a browser', () => {
 
   test('the audit log names, in French, the fields an administrator changed on another account\'s server', async () => {
     const { server: other } = await seedServer(rt, { name: 'Royaume de Bob' }, 'bob@example.com')
-    const context = await browser.newContext({ locale: 'fr-FR' })
-    const page = await context.newPage()
-    const problems = recordPageProblems(page)
-    try {
-      await logInInFrench(page)
+    await signedInInFrench(async (page) => {
       await page.goto(`${base}/dashboard/servers/${other.slug}`)
       const form = page.locator('form.server-form')
       await form.locator('[name="version"]').fill('1.21')
@@ -188,37 +199,23 @@ describe('site.language = "fr" in a browser', () => {
       const edit = page.locator('tbody tr').filter({ has: page.locator('td[data-label="Cible"]', { hasText: 'Royaume de Bob' }) })
       expect((await edit.locator('td[data-label="Quoi"]').textContent())?.trim()).toBe('A modifié le serveur')
       expect((await edit.locator('td[data-label="Détails"]').textContent())?.trim()).toBe('Modifié\u00a0: Version, Description')
-      expect(problems).toEqual([])
-    } finally {
-      await context.close()
-    }
+    })
   }, 60_000)
 
   test('Test pressed before any channel is set up says so in French, not in the API\'s English', async () => {
     const { server: bare } = await seedServer(rt, { name: 'Sans canal' })
-    const context = await browser.newContext({ locale: 'fr-FR' })
-    const page = await context.newPage()
-    const problems = recordPageProblems(page)
-    try {
-      await logInInFrench(page)
+    await signedInInFrench(async (page) => {
       await page.goto(`${base}/dashboard/servers/${bare.slug}/api`)
       const panel = page.locator('.test-panel')
       await panel.getByRole('button', { name: 'Envoyer un vote de test' }).click()
       const refusal = panel.locator('.test-results .notice-error')
       await refusal.waitFor()
       expect(await refusal.textContent()).toBe('Rien à tester\u00a0: configurez d’abord une cible Votifier, un webhook ou un webhook Discord.')
-      expect(problems).toEqual([])
-    } finally {
-      await context.close()
-    }
+    })
   }, 60_000)
 
   test('a reserved page address is refused in French with the reason, not with a rule the address already meets', async () => {
-    const context = await browser.newContext({ locale: 'fr-FR' })
-    const page = await context.newPage()
-    const problems = recordPageProblems(page)
-    try {
-      await logInInFrench(page)
+    await signedInInFrench(async (page) => {
       await page.goto(`${base}/dashboard/servers/new`)
       const form = page.locator('form.server-form')
       await form.getByLabel('Nom du serveur').fill('Administration')
@@ -229,19 +226,12 @@ describe('site.language = "fr" in a browser', () => {
       await slugError.filter({ hasText: /\S/ }).waitFor()
       expect(await slugError.textContent()).toContain('mots réservés new, edit, admin, api, dashboard, voter, static, assets')
       expect(await form.locator('[name="slug"]').inputValue()).toBe('admin')
-      expect(problems).toEqual([])
-    } finally {
-      await context.close()
-    }
+    })
   }, 60_000)
 
   test('an address that is no Discord webhook is refused in French with what Discord\'s address looks like', async () => {
     const { server: own } = await seedServer(rt, { name: 'Salon Discord' })
-    const context = await browser.newContext({ locale: 'fr-FR' })
-    const page = await context.newPage()
-    const problems = recordPageProblems(page)
-    try {
-      await logInInFrench(page)
+    await signedInInFrench(async (page) => {
       await page.goto(`${base}/dashboard/servers/${own.slug}/api`)
       const discord = page.locator('#discord')
       // An https address, complete, without user name or fragment: only its being Discord's is wrong.
@@ -251,27 +241,17 @@ describe('site.language = "fr" in a browser', () => {
       await error.filter({ hasText: /\S/ }).waitFor()
       expect(await error.textContent()).toContain('qui commence par https://discord.com/api/webhooks/')
       expect(await discord.getByLabel('URL du webhook Discord').inputValue()).toBe('https://example.com/votelist-hook')
-      expect(problems).toEqual([])
-    } finally {
-      await context.close()
-    }
+    })
   }, 60_000)
 
   test('the last administrator stepping down is refused in French, beside the button', async () => {
-    const context = await browser.newContext({ locale: 'fr-FR' })
-    const page = await context.newPage()
-    const problems = recordPageProblems(page)
-    try {
-      await logInInFrench(page)
+    await signedInInFrench(async (page) => {
       await page.goto(`${base}/dashboard/admin/users`)
       const own = page.locator('tbody tr').filter({ has: page.locator('td[data-label="Adresse e-mail"]', { hasText: 'owner@example.com' }) })
       await own.getByRole('button', { name: 'Retirer le droit d’administrateur de owner@example.com' }).click()
       const refusal = own.locator('.action-error').filter({ hasText: /\S/ })
       await refusal.waitFor()
       expect(await refusal.textContent()).toBe('Refusé\u00a0: c’est le seul administrateur qui peut se connecter, et le site doit en garder un. Nommez d’abord un autre compte administrateur.')
-      expect(problems).toEqual([])
-    } finally {
-      await context.close()
-    }
+    })
   }, 60_000)
 })

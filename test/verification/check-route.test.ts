@@ -117,11 +117,7 @@ describeBackends('the check endpoint\'s own route', (backend) => {
       'window=5', 'window=1441', 'duration=5', 'format=text', 'format=json', 'format=', `key=${s.key}`, 'key=wrong', 'other=1', '', 'pseudo=%41lex')
     await fc.assert(fc.asyncProperty(fc.array(part, { maxLength: 4 }), fc.boolean(), async (parts, header) => {
       const a = await s.ask(parts.length ? `?${parts.join('&')}` : '', header ? { 'X-Api-Key': s.key } : {})
-      const remaining = a.own.headers['ratelimit-remaining']
-      if (remaining !== undefined) expect(Number(a.framework.headers['ratelimit-remaining'])).toBe(Number(remaining) - 1)
-      delete a.own.headers['ratelimit-remaining']
-      delete a.framework.headers['ratelimit-remaining']
-      expect(a.own).toEqual(a.framework)
+      expectSame(a)
     }), { numRuns: 150 })
   })
 
@@ -135,11 +131,7 @@ describeBackends('the check endpoint\'s own route', (backend) => {
     const part = fc.oneof(fc.tuple(name, odd).map(([n, v]) => `${n}=${v}`), name, fc.string({ maxLength: 8 }))
     await fc.assert(fc.asyncProperty(fc.array(part, { maxLength: 5 }), fc.constantFrom<Record<string, string>>({ 'X-Api-Key': s.key }, {}, { Authorization: `Bearer ${s.key}` }, { 'X-Api-Key': `${s.key}, ${s.key}` }), async (parts, headers) => {
       const a = await s.ask(parts.length ? `?${parts.join('&')}` : '', headers)
-      const remaining = a.own.headers['ratelimit-remaining']
-      if (remaining !== undefined) expect(Number(a.framework.headers['ratelimit-remaining'])).toBe(Number(remaining) - 1)
-      delete a.own.headers['ratelimit-remaining']
-      delete a.framework.headers['ratelimit-remaining']
-      expect(a.own).toEqual(a.framework)
+      expectSame(a)
     }), { numRuns: 300 })
   })
 
