@@ -1,4 +1,4 @@
-import { exec, row, rows, type Pg } from '../db/postgres-client.ts'
+import { exec, lockUntilCommit, row, rows, type Pg } from '../db/postgres-client.ts'
 import { publicUser, type PasswordReset, type PasswordResetsRepo, type SessionRow, type SessionsRepo, type SettingsRepo, type UserWithHash, type UsersRepo } from './repo.ts'
 
 // "user" is a reserved word in PostgreSQL: quoted.
@@ -11,13 +11,9 @@ const CREATION_LOCK = 0x75736572
 
 export function postgresUsersRepo(pg: Pg) {
   return {
-    // A transaction-scoped advisory lock, in a statement of its own: each later statement reads
-    // with a snapshot taken after it is held, so it sees the account another creation committed
-    // (without it, two sign-ups at once each miss the other's uncommitted row: both pass the
-    // address check and the second fails on the unique key, or both become the administrator).
-    async serialiseCreation() {
-      await exec(pg, 'SELECT pg_advisory_xact_lock($1, 0)', [CREATION_LOCK])
-    },
+    // Without it, two sign-ups at once each miss the other's uncommitted row: both pass the
+    // address check and the second fails on the unique key, or both become the administrator.
+    serialiseCreation: () => lockUntilCommit(pg, CREATION_LOCK),
     async insert(u) {
       await exec(pg, 'INSERT INTO "user" (id, email, email_key, password_hash, is_admin, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
         [u.id, u.email, u.email.toLowerCase(), u.passwordHash, u.isAdmin ? 1 : 0, u.createdAt])

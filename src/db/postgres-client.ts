@@ -65,6 +65,14 @@ export async function row<T>(pg: Pg, text: string, params: unknown[] = []): Prom
   return (await rows<T>(pg, text, params))[0] ?? null
 }
 
+// Takes the transaction-scoped advisory lock `key`, in a statement of its own: each later
+// statement of the transaction reads with a snapshot taken after it is held, so it sees what the
+// transaction that held it before committed (under READ COMMITTED, checks made before an insert
+// otherwise miss another transaction's uncommitted row).
+export async function lockUntilCommit(pg: Pg, key: number): Promise<void> {
+  await exec(pg, 'SELECT pg_advisory_xact_lock($1, 0)', [key])
+}
+
 // Runs a statement; answers how many rows it wrote.
 export async function exec(pg: Pg, text: string, params: unknown[] = []): Promise<number> {
   return ((await pg.unsafe(text, sendable(params))) as Result).affectedRows ?? 0

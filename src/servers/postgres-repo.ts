@@ -1,4 +1,4 @@
-import { exec, row, rows, type Pg } from '../db/postgres-client.ts'
+import { exec, lockUntilCommit, row, rows, type Pg } from '../db/postgres-client.ts'
 import { readMotd } from '../motd/format.ts'
 import { listedSql, unlistedReasonSql } from './listed.ts'
 import type { AddressRival, Banner, Listing, ListingPolicy, PingTarget, Server, ServersRepo, ServerStatus, UnlistedReason, VoteTarget } from './repo.ts'
@@ -66,13 +66,9 @@ export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
   const one = async (where: string, value: string) => toServer(await row<Row>(pg, `SELECT ${cols} FROM server WHERE ${where} = $1`, [value]))
 
   return {
-    // A transaction-scoped advisory lock, in a statement of its own: each later statement reads
-    // with a snapshot taken after it is held, so it sees the slug another listing committed
-    // (without it, two listings at once each miss the other's uncommitted slug, and the second
-    // fails on the unique key instead of taking the next free slug or a 409).
-    async serialiseCreation() {
-      await exec(pg, 'SELECT pg_advisory_xact_lock($1, 0)', [CREATION_LOCK])
-    },
+    // Without it, two listings at once each miss the other's uncommitted slug, and the second
+    // fails on the unique key instead of taking the next free slug or a 409.
+    serialiseCreation: () => lockUntilCommit(pg, CREATION_LOCK),
     async insert(s) {
       const { num } = (await row<{ num: number }>(pg, INSERT, [
         s.id, s.ownerId, s.slug, s.name, s.host, s.port, s.edition, s.version, s.description, s.website, s.hidden ? 1 : 0, s.createdAt, s.updatedAt,
