@@ -88,14 +88,6 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
   rt.log.info('stopped')
 }
 
-// Serves the app on host:port as the site does (the benchmarks serve it through this too):
-// Bun.serve itself rather than Elysia's listen(), which composes the app's handler twice and,
-// once listening, composes it again with the route table and asks for a collection: work the
-// first requests waited behind; it would also serve in development mode (outside NODE_ENV=
-// production) with a WebSocket handler the site has no use for. Every route but the check and
-// health is in app.fetch (the app has systemRouter off), so the server's own routes are the app's
-// serve.routes. reusePort off: with SO_REUSEPORT a second site on this port would start beside
-// the first and the kernel would split the requests between two databases.
 // The unit grants no capability: a port below the first unprivileged one (1024 unless the
 // system lowered it) is refused, which a restart does not change.
 function listenFault(e: unknown, host: string, port: number): StartError {
@@ -105,6 +97,14 @@ function listenFault(e: unknown, host: string, port: number): StartError {
   return new StartError(`cannot listen on ${host}:${port}: ${(e as Error).message} (http.host / http.port)`)
 }
 
+// Serves the app on host:port as the site does (the benchmarks serve it through this too):
+// Bun.serve itself rather than Elysia's listen(), which composes the app's handler twice and,
+// once listening, composes it again with the route table and asks for a collection: work the
+// first requests waited behind; it would also serve in development mode (outside NODE_ENV=
+// production) with a WebSocket handler the site has no use for. Every route but the check and
+// health is in app.fetch (the app has systemRouter off), so the server's own routes are the app's
+// serve.routes. reusePort off: with SO_REUSEPORT a second site on this port would start beside
+// the first and the kernel would split the requests between two databases.
 export function listenApp(app: AnyElysia, host: string, port: number, maxBodyBytes: number): void {
   const maxRequestBodySize = outerBodyLimit([maxBodyBytes, ...routeBodyLimits(app.routes).values()])
   app.server = Bun.serve({ hostname: host, port, reusePort: false, idleTimeout: 30, development: false, maxRequestBodySize, routes: app.config.serve?.routes as Bun.Serve.Routes<undefined, string>, fetch: composedHandler(app) })
