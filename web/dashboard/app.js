@@ -9,7 +9,7 @@ import { renderAdminServers } from './view-admin.js'
 import { renderAdminAudit } from './view-admin-audit.js'
 import { renderAdminSite } from './view-admin-site.js'
 import { renderAdminUsers } from './view-admin-users.js'
-import { renderLogin, renderSetup, renderSignup } from './view-auth.js'
+import { renderLogin, renderSetup, renderSignup, signInAgain } from './view-auth.js'
 import { renderReset } from './view-reset.js'
 import { renderNewServer } from './view-new-server.js'
 import { renderServer } from './view-server.js'
@@ -47,6 +47,10 @@ const state = { user: null, status: null }
 let stopView = null
 let firstRender = true
 let renders = 0
+// The render() whose page is drawn (equal to `renders` unless a page is loading).
+let shown = 0
+// The dialog to log in again is open.
+let signingInAgain = false
 
 // [pattern, render, access]: 'guest' pages are for logged-out visitors, 'admin' for admins,
 // 'any' for everyone (a reset link may be opened while another account is logged in).
@@ -199,6 +203,7 @@ async function render() {
       h('p', null, t('dash.loadFailed', { reason: errorSentence(error) })),
       h('p', null, h('a', { href: location.pathname }, t('dash.tryAgain')))))
   }
+  if (generation === renders) shown = generation
   // After a navigation, the focus moves to the new page's heading (screen readers read it); on
   // the first load the browser's own focus order is kept.
   if (!firstRender) container.querySelector('h1')?.focus()
@@ -216,12 +221,37 @@ document.addEventListener('click', (event) => {
 })
 window.addEventListener('popstate', () => void render())
 
+// The API answered 401: the session expired, or ended elsewhere. While a page loads, its log-in
+// page (which leads back to it); once a page is drawn, a dialog over it to log in again, so that
+// nothing typed in the page is lost: the visitor then sends it again. Another account logging in
+// there, or another page opened meanwhile (the browser's Back), gets the page drawn anew.
 whenSessionLost(() => {
-  if (!state.user) return
+  if (!state.user || signingInAgain) return
+  if (shown !== renders) return toLogin()
+  signingInAgain = true
+  const before = state.user
+  const page = renders
+  signInAgain({
+    email: before.email,
+    done(user) {
+      signingInAgain = false
+      state.user = user
+      if (user.id !== before.id || renders !== page) return navigate(location.pathname + location.search, { replace: true })
+      renderNav()
+      announce(t('dash.session.back'))
+    },
+    leave() {
+      signingInAgain = false
+      toLogin()
+    },
+  })
+})
+
+function toLogin() {
   state.user = null
   navigate(`/dashboard/login?next=${encodeURIComponent(location.pathname)}`, { replace: true })
   announce(t('dash.sessionEnded'))
-})
+}
 
 async function boot() {
   try {

@@ -1,11 +1,11 @@
 // Log in, sign up, and the first run: while the site has no account, the first one created is
 // its administrator (the API decides; these pages only lead there).
 import { post } from './api.js'
-import { h, replace } from './dom.js'
+import { h, newId, replace } from './dom.js'
 import { controlOf, field, formError, onSubmit, valueOf } from './forms.js'
 import { t, tp } from './i18n.js'
 /** @import { Ctx } from './app.js' */
-/** @import { UserAnswer } from '../types/api' */
+/** @import { User, UserAnswer } from '../types/api' */
 
 // The password as typed: spaces around it are part of it.
 const credentials = (/** @type {HTMLFormElement} */ form) => ({ email: valueOf(form, 'email'), password: controlOf(form, 'password')?.value ?? '' })
@@ -23,6 +23,41 @@ function accountForm({ submitLabel, busyLabel, newPassword = false, scope, actio
     }),
     h('button', { type: 'submit', class: 'button button-primary' }, submitLabel))
   return onSubmit(form, action, busyLabel, scope)
+}
+
+// The session ended while a page was open: a modal dialog over it to log in again, so that the
+// page, and whatever the visitor typed in it, stays. `done` gets the account logged in; `leave`
+// runs when the visitor closes the dialog instead (Escape, or its button to the log-in page).
+/**
+ * @param {{ email: string, done: (user: User) => void, leave: () => void }} options
+ */
+export function signInAgain({ email, done, leave }) {
+  let signedIn = false
+  const titleId = newId('session-title')
+  const form = accountForm({
+    submitLabel: t('dash.login.submit'), busyLabel: t('dash.login.busy'), scope: 'login',
+    action: async (f) => {
+      const { user } = /** @type {UserAnswer} */ (await post('/api/v1/auth/login', credentials(f)))
+      signedIn = true
+      dialog.close()
+      done(user)
+    },
+  })
+  const address = controlOf(form, 'email')
+  if (address instanceof HTMLInputElement) address.value = email
+  const dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: 'card session-dialog', 'aria-labelledby': titleId },
+    h('h2', { id: titleId }, t('dash.session.title')),
+    h('p', null, t('dash.session.lead')),
+    form,
+    h('p', { class: 'auth-switch' }, h('button', { type: 'button', class: 'button-small', onClick: () => dialog.close() }, t('dash.session.leave')))))
+  dialog.addEventListener('close', () => {
+    dialog.remove()
+    if (!signedIn) leave()
+  })
+  document.body.append(dialog)
+  dialog.showModal()
+  const password = controlOf(form, 'password')
+  if (password instanceof HTMLInputElement) password.focus()
 }
 
 /**
