@@ -160,7 +160,12 @@ describe('site.language = "fr" in a browser', () => {
       await page.locator('main h1', { hasText: 'Ajouter un serveur' }).waitFor()
       await page.getByRole('button', { name: 'Ajouter le serveur' }).click()
       const nameField = page.locator('.field', { has: page.getByLabel('Nom du serveur') })
-      await nameField.locator('.field-error', { hasText: 'Le nom fait de 1 à 64 caractères.' }).waitFor()
+      await nameField.locator('.field-error', { hasText: 'Le nom fait de 1 à 64 caractères, en texte simple' }).waitFor()
+      // A control character pasted into the name: the French says why, not only the length.
+      await page.getByLabel('Nom du serveur').fill('Royaume\u0007')
+      await page.getByLabel('Adresse que les joueurs rejoignent').fill('127.0.0.1')
+      await page.getByRole('button', { name: 'Ajouter le serveur' }).click()
+      await nameField.locator('.field-error', { hasText: 'sans caractère de contrôle ni caractère invalide.' }).waitFor()
 
       // The switcher: a link that remembers the choice, back to the same page.
       await Promise.all([page.waitForURL(`${base}/dashboard/servers/new`), page.locator('.lang-switch').getByRole('link', { name: 'English' }).click()])
