@@ -1,5 +1,5 @@
 import { runAs } from '../db/owner-guard.ts'
-import { dirname, isAbsolute, resolve } from '../file-path.ts'
+import { dirname, isAbsolute, join, resolve } from '../file-path.ts'
 import { nodeFs } from '../lazy-modules.ts'
 import { ConfigError, configSchema, type ConfigValues, type Field } from './schema.ts'
 
@@ -107,6 +107,14 @@ function fileText(path: string): string | null {
   }
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return nodeFs().statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 function unreadable(e: NodeJS.ErrnoException, path: string): Error {
   if (e.code !== 'EACCES' && e.code !== 'EPERM') return e
   return new ConfigError(`${path}: cannot read the file: permission denied for ${runAs()}; make it readable by that user (install.sh makes it root:votelist, mode 640)`)
@@ -117,7 +125,13 @@ const configPath = (file: string | undefined, cwd: string) => (file !== undefine
 // The configuration from the file's text (null: there is no such file).
 function configFrom(text: string | null, path: string, file: string | undefined, cwd: string): Config {
   if (text === null) {
-    if (file !== undefined) throw new ConfigError(`${file}: config file not found`)
+    if (file !== undefined) {
+      // A folder where the file was named (--config /etc/votelist): say so, with the file it may mean.
+      if (isFolder(path)) {
+        throw new ConfigError(`${file}: is a folder, not a config file; give the file's own path (such as ${join(file, 'votelist.toml')})`)
+      }
+      throw new ConfigError(`${file}: config file not found`)
+    }
     return parseConfig({}, cwd, null)
   }
   let raw: unknown

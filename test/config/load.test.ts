@@ -152,10 +152,13 @@ describe('loadConfig, the file as found', () => {
     expect(await writer.exited).toBe(0)
   })
 
-  test('a folder where the file should be is no file: the defaults, or not found for --config', () => {
+  test('a folder where the file should be is no file: the defaults; for --config, an error that says it is a folder', () => {
     const dir = tempDir()
     mkdirSync(join(dir, 'votelist.toml'))
     expect(outcome(() => loadConfig(undefined, dir))).toEqual({ port: 8080 })
-    expect(outcome(() => loadConfig('votelist.toml', dir))).toEqual({ error: 'ConfigError: votelist.toml: config file not found' })
+    expect(outcome(() => loadConfig('votelist.toml', dir)))
+      .toEqual({ error: 'ConfigError: votelist.toml: is a folder, not a config file; give the file\'s own path (such as votelist.toml/votelist.toml)' })
+    expect(outcome(() => loadConfig(dir, '/')))
+      .toEqual({ error: `ConfigError: ${dir}: is a folder, not a config file; give the file's own path (such as ${join(dir, 'votelist.toml')})` })
   })
 })
