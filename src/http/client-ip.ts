@@ -4,6 +4,16 @@ export interface SocketInfo {
   requestIP(request: Request): { address: string } | null
 }
 
+// An X-Forwarded-For entry as the address it names: some proxies write the client's port with it
+// ("203.0.113.7:5678", "[2001:db8::1]:5678") or an IPv6 address in brackets. Null: not an address.
+function forwardedAddress(entry: string): string | null {
+  if (isIP(entry)) return entry
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(entry)
+  if (bracketed) return isIP(bracketed[1]) === 6 ? bracketed[1] : null
+  const v4 = /^([\d.]+):\d{1,5}$/.exec(entry)
+  return v4 && isIP(v4[1]) === 4 ? v4[1] : null
+}
+
 // The voter's / caller's address: the socket's, or behind a trusted proxy the right-most
 // X-Forwarded-For entry (the one the proxy itself appended; entries to its left are whatever
 // the client claimed). Null when neither is known (e.g. a request handled in-process).
@@ -11,7 +21,8 @@ export function clientAddress(request: Request, server: SocketInfo | null | unde
   if (trustProxy) {
     const xff = request.headers.get('x-forwarded-for')
     const last = xff?.split(',').map((s) => s.trim()).filter(Boolean).pop()
-    if (last && isIP(last)) return last
+    const address = last ? forwardedAddress(last) : null
+    if (address) return address
   }
   return server?.requestIP(request)?.address ?? null
 }
