@@ -94,26 +94,48 @@ export const registerUser = (deps: LoginDeps, input: { email: string; password: 
 // tell which addresses have an account. Made at the first login for an unknown address.
 const dummyHash = atFirstUse(() => hashPassword(crypto.randomUUID()))
 
+// Logins under way per account in this process, by failed-login limiter: each is counted against
+// the account's remaining failures before its hash is checked, so that a burst of guesses sent
+// at once is not all checked against the same "not locked yet" answer. (A lock check and the
+// failure it may add are apart by a whole hash: without this, 20 guesses in flight together
+// were all tried with a limit of 3.)
+const underWay = new WeakMap<RateLimiter, Map<string, number>>()
+
+const tooManyFailures = (retryAfterSeconds: number) =>
+  new ApiError(429, 'RATE_LIMITED', `too many failed logins for this account; retry in ${retryAfterSeconds} s`, {},
+    { 'Retry-After': String(retryAfterSeconds) })
+
 // The account behind these credentials. Failed attempts count per account (whatever the client
 // address, so a botnet cannot spread a guessing attack); past the limit the account refuses
 // logins with 429 before any hash is spent, until the oldest failure leaves the window.
 export async function logIn(deps: LoginDeps, email: string, password: string): Promise<User> {
   const key = email.trim().toLowerCase()
-  const lock = await deps.limits.failedLogins.peek(key, deps.clock.now())
-  if (!lock.allowed) {
-    throw new ApiError(429, 'RATE_LIMITED', `too many failed logins for this account; retry in ${lock.retryAfterSeconds} s`, {},
-      { 'Retry-After': String(lock.retryAfterSeconds) })
+  const limiter = deps.limits.failedLogins
+  let pending = underWay.get(limiter)
+  if (!pending) underWay.set(limiter, (pending = new Map()))
+  // Registered before the lock is read (an await), so that attempts arriving meanwhile count it.
+  const ahead = pending.get(key) ?? 0
+  pending.set(key, ahead + 1)
+  try {
+    const lock = await limiter.peek(key, deps.clock.now())
+    if (!lock.allowed) throw tooManyFailures(lock.retryAfterSeconds)
+    // The attempts already under way may use up what is left: this one waits for their outcome.
+    if (ahead >= lock.remaining) throw tooManyFailures(1)
+    const user = await deps.store.users.byEmail(key)
+    const valid = await deps.hashGate.run(async () => {
+      const hash = user?.passwordHash ?? (await dummyHash())
+      return Bun.password.verify(password, hash)
+    })
+    if (!user || !valid) {
+      await limiter.hit(key, deps.clock.now())
+      throw unauthenticated('wrong e-mail address or password')
+    }
+    // Said only to whoever knows the password.
+    if (user.disabled) throw disabledAccount('email')
+    return publicUser(user)
+  } finally {
+    const left = pending.get(key)! - 1
+    if (left > 0) pending.set(key, left)
+    else pending.delete(key)
   }
-  const user = await deps.store.users.byEmail(key)
-  const valid = await deps.hashGate.run(async () => {
-    const hash = user?.passwordHash ?? (await dummyHash())
-    return Bun.password.verify(password, hash)
-  })
-  if (!user || !valid) {
-    await deps.limits.failedLogins.hit(key, deps.clock.now())
-    throw unauthenticated('wrong e-mail address or password')
-  }
-  // Said only to whoever knows the password.
-  if (user.disabled) throw disabledAccount('email')
-  return publicUser(user)
 }
