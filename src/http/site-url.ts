@@ -42,7 +42,8 @@ export function createSiteUrl(config: Config): SiteUrl {
 
   return {
     configured,
-    secure: config.site.base_url.startsWith('https://'),
+    // By the parsed scheme: a URL's scheme is case-insensitive, and HTTPS://… is https too.
+    secure: configured && new URL(config.site.base_url).protocol === 'https:',
     base,
     origins,
     listening(bound) {

@@ -6,7 +6,7 @@ import { createUser } from '../../src/accounts/service.ts'
 import { endSession, SESSION_TTL_MS, sessionCookieName, startSession, userOfSession } from '../../src/accounts/session.ts'
 import { errorHandler } from '../../src/http/error-handler.ts'
 import { createSiteUrl } from '../../src/http/site-url.ts'
-import { call, cleanupTemp, sqliteSite, testConfig, testRuntime } from '../helpers.ts'
+import { call, cleanupTemp, sqliteSite, testApp, testConfig, testRuntime } from '../helpers.ts'
 import { manualClock } from '../../src/clock.ts'
 import { memoryLogger } from '../../src/log.ts'
 
@@ -45,6 +45,15 @@ describe('sessions', () => {
   test('the cookie is __Host- prefixed behind https', () => {
     expect(sessionCookieName(createSiteUrl(testConfig()))).toBe('votelist_session')
     expect(sessionCookieName(createSiteUrl(testConfig({ site: { base_url: 'https://vote.example.org' } })))).toBe('__Host-votelist_session')
+  })
+
+  test('a base_url whose scheme is written in capitals (HTTPS://) is https too: the cookie is Secure and __Host- prefixed', async () => {
+    const rt = testRuntime({ site: { base_url: 'HTTPS://vote.example.org' } })
+    const r = await call(await testApp(rt), 'POST', '/api/v1/auth/register', { body: { email: 'a@example.com', password: 'correct horse battery' } })
+    expect(r.status).toBe(201)
+    const cookie = r.headers.get('set-cookie')!
+    expect(cookie).toStartWith('__Host-votelist_session=')
+    expect(cookie.split(/;\s*/)).toContain('Secure')
   })
 
   test('owner routes: 401 without a session, 403 for a cross-site Origin, 403 admin-only to others', async () => {
