@@ -8,6 +8,7 @@ import { effectiveConfig } from '../config/effective.ts'
 import type { Config } from '../config/load.ts'
 import type { DeliveriesRepo } from '../deliveries/repo.ts'
 import { pageParams } from '../http/paging.ts'
+import { forbidden } from '../http/errors.ts'
 import { errorAnswer, iso, isoOrNull } from '../http/schema.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Scheduler, TaskInfo } from '../jobs/scheduler.ts'
@@ -68,7 +69,15 @@ export function adminSiteRoutes(rt: AdminSiteRoutesDeps) {
         description: 'Votifier and webhook deliveries waiting for their first attempt, waiting for a retry, and given up in the last 24 hours (test deliveries are not counted); the durable job queue; and the last ping round (null before the first): servers pinged, up, down, how long the pings took.',
       },
     })
-    .get('/api/v1/admin/backup', ({ user }) => backupResponse(rt, user), {
+    .get('/api/v1/admin/backup', ({ user, request }) => {
+      // A GET, so the Origin rule does not cover it, and a top-level navigation from another site
+      // carries the SameSite=Lax cookie: any page could make an administrator's browser copy the
+      // whole database (password hashes, secrets) to its downloads, once per visit. The
+      // dashboard's link is same-origin; an address typed in is "none".
+      const from = request.headers.get('sec-fetch-site')
+      if (from === 'cross-site' || from === 'same-site') throw forbidden('cross-site request refused: download the backup from the dashboard (Site tab) of this site')
+      return backupResponse(rt, user)
+    }, {
       admin: true,
       detail: {
         summary: 'Download a backup of the database', tags,

@@ -107,6 +107,22 @@ describe('backup from the browser', () => {
   })
 })
 
+describe('backup from the browser, asked by another site', () => {
+  test('a navigation from another site (it carries the Lax session cookie) gets 403: no copy made, nothing audited; the dashboard\'s link and a typed address are served', async () => {
+    const { app, admin, get } = await site('sqlite')
+    for (const from of ['cross-site', 'same-site']) {
+      const r = await call(app, 'GET', '/api/v1/admin/backup', { headers: { ...admin.headers, 'sec-fetch-site': from, 'sec-fetch-mode': 'navigate' } })
+      expect({ from, status: r.status, code: (await r.json()).error.code }).toEqual({ from, status: 403, code: 'FORBIDDEN' })
+    }
+    expect((await get('/api/v1/admin/audit')).body.entries).toEqual([])
+    for (const from of ['same-origin', 'none']) {
+      const r = await call(app, 'GET', '/api/v1/admin/backup', { headers: { ...admin.headers, 'sec-fetch-site': from } })
+      expect({ from, status: r.status }).toEqual({ from, status: 200 })
+      await r.arrayBuffer()
+    }
+  })
+})
+
 describe.if(backends.includes('postgres'))('backup from the browser on PostgreSQL', () => {
   afterEach(closeTestSites)
 
