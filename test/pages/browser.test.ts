@@ -78,6 +78,35 @@ describe('in a browser', () => {
     }
   }, 60_000)
 
+  test('an "IPv6-only" name that also answers over IPv4: its token is left out and the vote goes through with the IPv4 one', async () => {
+    // A misconfiguration an admin can make: site.ipv6_url's name with an A record too. Its token
+    // then carries an IPv4 address, which the vote refuses in the IPv6 field.
+    const { port, rt, app } = await onFreeDualStackPort(async (port) => {
+      const rt = testRuntime({
+        site: { base_url: `http://127.0.0.1:${port}`, ipv4_url: `http://127.0.0.2:${port}`, ipv6_url: `http://127.0.0.3:${port}` },
+        votes: { captcha: 'off' },
+      }, Date.now())
+      return { port, rt, app: (await testApp(rt)).listen({ hostname: '::', port }) }
+    })
+    const { server } = await seedServer(rt, { name: 'Emerald Valley' })
+    const page = await browser.newPage()
+    const problems = recordPageProblems(page)
+    const warnings: string[] = []
+    page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()) })
+    try {
+      await page.goto(`http://127.0.0.1:${port}/serveur/${server.slug}/voter?pseudo=Steve`)
+      await Promise.all([page.waitForURL(/\/voter\?vote=/), page.locator('form[data-vote-form] button[type="submit"]').click()])
+      expect(await page.locator('section.notice-success h2').textContent()).toBe('Thank you, Steve!')
+      // The connecting address (the IPv4 token's too, on loopback); nothing from the IPv6 field.
+      expect(rt.db.query('SELECT ip_key AS k FROM vote_address').all()).toEqual([{ k: '4:127.0.0.1' }])
+      expect(warnings.some((w) => w.includes(`http://127.0.0.3:${port} answered over IPv4, not IPv6`))).toBe(true)
+      expect(problems).toEqual([])
+    } finally {
+      await page.close()
+      await app.stop()
+    }
+  }, 60_000)
+
   test('Vote pressed before the captcha has solved is sent as soon as it has: still one click', async () => {
     const { port, rt, app } = await onFreeDualStackPort(async (port) => {
       const rt = testRuntime({ site: { base_url: `http://127.0.0.1:${port}` }, votes: { captcha: 'pow', captcha_difficulty: 50 } }, Date.now())

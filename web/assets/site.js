@@ -38,9 +38,14 @@ function setUpCopyButtons() {
 
 // Dual-stack capture: before the vote is sent, ask the site's IPv4-only and IPv6-only hosts for
 // a signed token of the address each one sees, so the vote records both of the player's
-// addresses. A host the player cannot reach (no IPv6, say) simply gives no token.
-/** @param {string | undefined} base */
-async function fetchToken(base) {
+// addresses. A host the player cannot reach (no IPv6, say) simply gives no token; nor does one
+// that answered over the other family (an "IPv6-only" name that also has an A record): the vote
+// would refuse that token, so it is left out and the vote goes on without it.
+/**
+ * @param {string | undefined} base
+ * @param {4 | 6} family
+ */
+async function fetchToken(base, family) {
   if (!base) return ''
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), 4000)
@@ -48,6 +53,10 @@ async function fetchToken(base) {
     const res = await fetch(`${base}/api/v1/vote-token`, { signal: controller.signal, credentials: 'omit', cache: 'no-store' })
     if (!res.ok) return ''
     const body = /** @type {Partial<import('../types/api').VoteToken>} */ (await res.json())
+    if (body.family !== family) {
+      console.warn(`votelist: ${base} answered over IPv${body.family}, not IPv${family}: its token is left out (site.ipv${family}_url must be reachable over IPv${family} only)`)
+      return ''
+    }
     return typeof body.token === 'string' ? body.token : ''
   } catch {
     return ''
@@ -71,7 +80,7 @@ function setUpDualStack() {
     if (ready) return
     event.preventDefault()
     const submitter = event.submitter
-    const [v4, v6] = await Promise.all([fetchToken(form.dataset.ipv4Url), fetchToken(form.dataset.ipv6Url)])
+    const [v4, v6] = await Promise.all([fetchToken(form.dataset.ipv4Url, 4), fetchToken(form.dataset.ipv6Url, 6)])
     tokenInput(form, 'ipv4Token').value = v4
     tokenInput(form, 'ipv6Token').value = v6
     ready = true
