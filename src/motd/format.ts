@@ -63,7 +63,12 @@ class MotdBuilder {
   add(text: string, style: Style) {
     const pieces = text.replace(CONTROL, '').split('\n')
     pieces.forEach((piece, i) => {
-      if (i > 0) this.lines.push([])
+      // A line break counts as one character of MAX_TEXT: a MOTD of line breaks alone is bounded too.
+      if (i > 0) {
+        if (this.length >= MAX_TEXT) return
+        this.length++
+        this.lines.push([])
+      }
       const room = MAX_TEXT - this.length
       const kept = piece.slice(0, Math.max(0, room))
       if (!kept) return

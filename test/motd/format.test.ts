@@ -80,6 +80,11 @@ describe('JSON chat components', () => {
     expect(motdText(motdFromChat('x'.repeat(5000))).length).toBe(1024)
     const many = motdFromChat({ text: '', extra: Array.from({ length: 1000 }, (_, i) => ({ text: 'y', color: i % 2 ? 'red' : 'blue' })) })
     expect(many[0].length).toBe(256)
+    // Line breaks count: a MOTD of line breaks alone is no bigger than 1,024 characters either.
+    const breaks = motdFromChat('a' + '\n'.repeat(100_000) + 'b')
+    expect(motdText(breaks).length).toBeLessThanOrEqual(1024)
+    expect(breaks.length).toBe(1) // the text after the 1,024th character is cut, so are the empty lines before it
+    expect(motdText(motdFromLegacy('a' + '\n'.repeat(100_000), 'b')).length).toBeLessThanOrEqual(1024)
   })
 })
 

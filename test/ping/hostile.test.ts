@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import { createSocket } from 'node:dgram'
+import { createServer, type Socket } from 'node:net'
+import { RAKNET_MAGIC } from '../../src/ping/bedrock-ping.ts'
+import { writeVarInt } from '../../src/ping/java-ping.ts'
+import { pingServer } from '../../src/ping/pinger.ts'
+import { MAX_TEXT } from '../../src/motd/format.ts'
+
+// Hostile "servers" on 127.0.0.1, speaking just enough of each protocol to be measured as up,
+// with answers no real server sends.
+
+const closers: (() => Promise<void>)[] = []
+afterEach(async () => { for (const c of closers.splice(0)) await c() })
+
+// A Java server that answers the status request with `status` (then says nothing more).
+async function javaResponder(status: unknown): Promise<number> {
+  const json = Buffer.from(JSON.stringify(status))
+  const packet = Buffer.from([0x00, ...writeVarInt(json.length), ...json])
+  const sockets = new Set<Socket>()
+  const server = createServer((s) => {
+    sockets.add(s)
+    s.on('close', () => sockets.delete(s))
+    s.on('error', () => {})
+    s.once('data', () => s.end(Buffer.from([...writeVarInt(packet.length), ...packet])))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+  closers.push(() => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()) }))
+  return (server.address() as { port: number }).port
+}
+
+// A Bedrock server that answers every unconnected ping with a pong carrying `status`.
+async function bedrockResponder(status: string): Promise<number> {
+  const sock = createSocket('udp4')
+  sock.on('message', (msg, from) => {
+    const text = Buffer.from(status, 'utf8')
+    const pong = Buffer.alloc(35 + text.length)
+    pong[0] = 0x1c
+    msg.copy(pong, 1, 1, 9) // the ping's time, echoed
+    RAKNET_MAGIC.copy(pong, 17)
+    pong.writeUInt16BE(text.length, 33)
+    text.copy(pong, 35)
+    sock.send(pong, from.port, from.address)
+  })
+  await new Promise<void>((r) => sock.bind(0, '127.0.0.1', () => r()))
+  closers.push(() => new Promise<void>((r) => sock.close(() => r())))
+  return sock.address().port
+}
+
+const opts = { timeoutMs: 2000, allowPrivate: true }
+
+describe('a MOTD made of line breaks stays within the 1,024 characters kept', () => {
+  test('Java status: half a million line breaks in the description', async () => {
+    const port = await javaResponder({ version: { name: '1.21.4', protocol: 769 }, players: { online: 3, max: 10 }, description: 'top' + '\n'.repeat(500_000) + 'bottom' })
+    const r = await pingServer({ host: '127.0.0.1', port, edition: 'java' }, opts)
+    expect(r.online).toBe(true)
+    expect(r.motd!.length).toBeLessThanOrEqual(MAX_TEXT)
+    expect(r.styledMotd!.length).toBeLessThanOrEqual(MAX_TEXT)
+    // What a round writes into server_status for it, every round.
+    expect(JSON.stringify(r.styledMotd).length).toBeLessThan(8 * MAX_TEXT)
+  })
+
+  test('Bedrock pong: tens of thousands of line breaks in the MOTD', async () => {
+    const port = await bedrockResponder(`MCPE;top${'\n'.repeat(60_000)}bottom;766;1.21.50;3;10;1;level;Survival`)
+    const r = await pingServer({ host: '127.0.0.1', port, edition: 'bedrock' }, opts)
+    expect(r.online).toBe(true)
+    expect(r.motd!.length).toBeLessThanOrEqual(MAX_TEXT)
+    expect(r.styledMotd!.length).toBeLessThanOrEqual(MAX_TEXT)
+  })
+})
