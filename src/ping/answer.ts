@@ -1,4 +1,4 @@
-import type { Motd } from '../motd/format.ts'
+import { stripFormatting, type Motd } from '../motd/format.ts'
 import { PingError } from './tcp-exchange.ts'
 
 // What a successful ping reads, whatever the protocol.
@@ -22,3 +22,8 @@ export function playerCount(value: unknown, field: string): number {
   if (typeof n !== 'number' || !Number.isFinite(n)) throw new PingError(`invalid answer: ${field} is not a number`, true)
   return Math.min(MAX_COUNT, Math.max(0, Math.floor(n)))
 }
+
+// A version name as the pages show it (a pill on the ranking row): plain text, at most 64
+// characters, whatever the protocol it came in; null when nothing is left.
+export const MAX_VERSION = 64
+export const versionText = (name: string): string | null => stripFormatting(name).slice(0, MAX_VERSION) || null

@@ -1,7 +1,7 @@
 import { randomBytes } from '../ids.ts'
 import { nodeDgram } from '../lazy-modules.ts'
-import { playerCount, type PingAnswer } from './answer.ts'
-import { motdFromLegacy, motdText, stripFormatting } from '../motd/format.ts'
+import { playerCount, versionText, type PingAnswer } from './answer.ts'
+import { motdFromLegacy, motdText } from '../motd/format.ts'
 import { PingError } from './tcp-exchange.ts'
 
 // Bedrock Edition answers a RakNet "unconnected ping" over UDP:
@@ -30,7 +30,7 @@ export function parsePong(msg: Buffer): { attempt: number; answer: Omit<PingAnsw
   const styled = motdFromLegacy(...[motd, level].filter((l) => l !== undefined && l !== ''))
   return {
     attempt: Number(msg.readBigUInt64BE(1) & 0xffffn),
-    answer: { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: stripFormatting(version) || null, motd: motdText(styled), styledMotd: styled, favicon: null },
+    answer: { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: versionText(version), motd: motdText(styled), styledMotd: styled, favicon: null },
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from '../ids.ts'
-import { playerCount, type PingAnswer } from './answer.ts'
-import { motdFromChat, motdText, stripFormatting } from '../motd/format.ts'
+import { playerCount, versionText, type PingAnswer } from './answer.ts'
+import { motdFromChat, motdText } from '../motd/format.ts'
 import { PingError, tcpExchange } from './tcp-exchange.ts'
 
 // Java Edition Server List Ping (1.7+): every packet is framed as VarInt length + VarInt packet id
@@ -72,12 +72,12 @@ export function parseStatus(json: string): Omit<PingAnswer, 'latencyMs'> {
   const s = status as { players?: { online?: unknown; max?: unknown }; version?: { name?: unknown }; description?: unknown; favicon?: unknown }
   // A server may hide its player counts (no `players`): it is up with no count to show.
   const players = s.players && typeof s.players === 'object' ? s.players : { online: 0, max: 0 }
-  const version = typeof s.version?.name === 'string' ? stripFormatting(s.version.name).slice(0, 64) : null
+  const version = typeof s.version?.name === 'string' ? versionText(s.version.name) : null
   const motd = s.description === undefined ? null : motdFromChat(s.description)
   return {
     playersOnline: playerCount(players.online ?? 0, 'players.online'),
     playersMax: playerCount(players.max ?? 0, 'players.max'),
-    version: version || null,
+    version,
     motd: motd && motdText(motd),
     styledMotd: motd,
     favicon: typeof s.favicon === 'string' && s.favicon.length <= MAX_FAVICON ? s.favicon : null,

@@ -1,5 +1,5 @@
-import { playerCount, type PingAnswer } from './answer.ts'
-import { motdFromLegacy, motdText, stripFormatting } from '../motd/format.ts'
+import { playerCount, versionText, type PingAnswer } from './answer.ts'
+import { motdFromLegacy, motdText } from '../motd/format.ts'
 import { PingError, tcpExchange } from './tcp-exchange.ts'
 
 // The 1.6 server list ping, answered by servers older than 1.7 (and by most newer ones):
@@ -39,7 +39,7 @@ export function parseLegacy(text: string): Omit<PingAnswer, 'latencyMs'> {
   if (text.startsWith('§1\0')) {
     const [, , version, motd, online, max] = text.split('\0')
     if (max === undefined) throw new PingError('invalid answer: incomplete legacy status', true)
-    return { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: stripFormatting(version) || null, ...legacyMotd(motd) }
+    return { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: versionText(version), ...legacyMotd(motd) }
   }
   const fields = text.split('§')
   if (fields.length < 3) throw new PingError('invalid answer: incomplete legacy status', true)

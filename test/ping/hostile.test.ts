@@ -67,3 +67,37 @@ describe('a MOTD made of line breaks stays within the 1,024 characters kept', ()
     expect(r.styledMotd!.length).toBeLessThanOrEqual(MAX_TEXT)
   })
 })
+
+// The Java status's version name is cut at 64 characters; the other protocols' must be too, as
+// the ranking row shows it in a pill.
+describe('a pinged version name is at most 64 characters, whatever the protocol', () => {
+  test('Bedrock pong with a 5,000-character version', async () => {
+    const port = await bedrockResponder(`MCPE;A server;766;${'9.'.repeat(2500)};3;10;1;level;Survival`)
+    const r = await pingServer({ host: '127.0.0.1', port, edition: 'bedrock' }, opts)
+    expect(r.online).toBe(true)
+    expect(r.version!.length).toBeLessThanOrEqual(64)
+  })
+
+  test('1.6 legacy answer with a 5,000-character version', async () => {
+    // Drops the modern ping (a pre-1.7 server), answers the legacy one with a kick packet.
+    const text = ['§1', '74', 'v'.repeat(5000), 'An old server', '3', '10'].join('\0')
+    const body = Buffer.from(text, 'utf16le').swap16()
+    const sockets = new Set<Socket>()
+    const server = createServer((s) => {
+      sockets.add(s)
+      s.on('close', () => sockets.delete(s))
+      s.on('error', () => {})
+      s.once('data', (d) => {
+        if (d[0] !== 0xfe) return void s.destroy()
+        const head = Buffer.from([0xff, 0, 0])
+        head.writeUInt16BE(text.length, 1)
+        s.end(Buffer.concat([head, body]))
+      })
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+    closers.push(() => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()) }))
+    const r = await pingServer({ host: '127.0.0.1', port: (server.address() as { port: number }).port, edition: 'java' }, opts)
+    expect(r.online).toBe(true)
+    expect(r.version!.length).toBeLessThanOrEqual(64)
+  })
+})
