@@ -13,8 +13,14 @@ export const MIGRATION_LOCK = 0x766f74656c697374n
 // written by a newer votelist: refused, as on SQLite.
 export async function migratePostgres(pg: Pg, list: readonly Migration[] = postgresMigrations, now = Date.now()): Promise<string[]> {
   const conn = await pg.reserve()
-  let unlocked = true
+  // Handed back to the pool only unlocked and with its statement_timeout back.
+  let clean = false
   try {
+    // Neither the wait for another instance's migration nor a migration itself is bounded by
+    // database.statement_timeout (a request's or a job's limit): a migration over a large table
+    // takes as long as it takes, and an instance started meanwhile waits for it. The pool's value
+    // comes back (RESET) before the connection is handed back.
+    await conn.unsafe('SET statement_timeout = 0')
     await conn.unsafe('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
     try {
       await conn.unsafe('CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, applied_at bigint NOT NULL)')
@@ -34,14 +40,12 @@ export async function migratePostgres(pg: Pg, list: readonly Migration[] = postg
       }
       return applied
     } finally {
-      await conn.unsafe('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {
-        // A session lock lives as long as its connection: one that could not be unlocked is
-        // closed, never handed back to the pool still holding it.
-        unlocked = false
-      })
+      // A session lock lives as long as its connection: one that could not be unlocked (or whose
+      // timeout could not be set back) is closed, never handed back to the pool as it is.
+      await conn.unsafe('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).then(() => conn.unsafe('RESET statement_timeout')).then(() => { clean = true }, () => {})
     }
   } finally {
-    if (unlocked) conn.release()
+    if (clean) conn.release()
     else await conn.close()
   }
 }
