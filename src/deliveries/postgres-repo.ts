@@ -73,7 +73,9 @@ export function postgresDeliveriesRepo(pg: Pg) {
     },
     attemptInProgress: async (id) => (await row(pg, `SELECT 1 FROM delivery_attempt WHERE delivery_id = $1 AND status = 'pending' LIMIT 1`, [id])) !== null,
     async startSeries(id, seriesStart, at) {
-      await exec(pg, `UPDATE delivery SET status = 'pending', series_start = $2, next_attempt_at = $3, updated_at = $3 WHERE id = $1`, [id, seriesStart, at])
+      // Under READ COMMITTED the row is checked again once an attempt being begun meanwhile has
+      // committed: its count has then moved on, and nothing is written.
+      return (await exec(pg, `UPDATE delivery SET status = 'pending', series_start = $2, next_attempt_at = $3, updated_at = $3 WHERE id = $1 AND attempts = $2 - 1`, [id, seriesStart, at])) > 0
     },
     async attempts(serverId, before, limit, filter = {}) {
       const found = await rows<Omit<AttemptRow, 'test' | 'rateLimited'> & { test: number; rateLimited: number }>(pg, LIST,

@@ -112,8 +112,10 @@ export interface DeliveriesRepo {
   // by their jobs; a test has no job and just failed. Returns how many attempts were closed.
   closeInterrupted(at: number, startedBefore: number): Awaitable<number>
   attemptInProgress(id: string): Awaitable<boolean>
-  // A new series of attempts (a redeliver), starting at attempt `seriesStart`.
-  startSeries(id: string, seriesStart: number, at: number): Awaitable<void>
+  // A new series of attempts (a redeliver), starting at attempt `seriesStart`, the one after the
+  // delivery's last. False (nothing written) when another attempt has begun meanwhile: on
+  // PostgreSQL another instance may begin one between redeliver's check and this write.
+  startSeries(id: string, seriesStart: number, at: number): Awaitable<boolean>
   // Newest first; `before` is an attempt id (exclusive).
   attempts(serverId: string, before: number, limit: number, filter?: AttemptFilter): Awaitable<AttemptRow[]>
   queueCounts(gaveUpSince: number): Awaitable<QueueCounts>

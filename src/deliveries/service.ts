@@ -66,7 +66,7 @@ export function redeliver(deps: DeliveryDeps, server: Server, deliveryId: string
     }
     const now = deps.clock.now()
     const series = d.attempts + 1
-    yield* use(tx.deliveries.startSeries(d.id, series, now))
+    if (!(yield* use(tx.deliveries.startSeries(d.id, series, now)))) throw conflict('an attempt of this delivery is in progress; wait for its outcome')
     yield* use(tx.jobs.enqueue({ kind: DELIVERY_JOB, payload: { deliveryId: d.id, series } satisfies DeliveryJob }, now))
     return { id: d.id, channel: d.channel, status: 'pending' as const, nextAttempt: series, nextAttemptAt: now }
   })

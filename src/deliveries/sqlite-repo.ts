@@ -22,7 +22,7 @@ export function sqliteDeliveriesRepo(db: Database) {
   const endAttempt = db.prepare(`UPDATE delivery_attempt SET status = $status, error = $error, http_status = $httpStatus,
     duration_ms = $durationMs, next_attempt_at = $nextAttemptAt, rate_limited = $rateLimited WHERE id = $attemptId`)
   const setStatus = db.prepare('UPDATE delivery SET status = ?2, next_attempt_at = ?3, updated_at = ?4 WHERE id = ?1')
-  const newSeries = db.prepare(`UPDATE delivery SET status = 'pending', series_start = ?2, next_attempt_at = ?3, updated_at = ?3 WHERE id = ?1`)
+  const newSeries = db.prepare(`UPDATE delivery SET status = 'pending', series_start = ?2, next_attempt_at = ?3, updated_at = ?3 WHERE id = ?1 AND attempts = ?2 - 1`)
   // An attempt's place in its series' schedule: the rate-limited attempts before it do not count.
   const list = db.prepare(`SELECT a.id, a.delivery_id AS deliveryId, d.vote_id AS voteId, d.pseudo, d.channel, d.test, a.attempt,
       a.attempt - a.series_start + 1 - (SELECT count(*) FROM delivery_attempt r WHERE r.delivery_id = a.delivery_id
@@ -64,7 +64,7 @@ export function sqliteDeliveriesRepo(db: Database) {
       }
     },
     attemptInProgress: (id) => hasPending.get(id) !== null,
-    startSeries: (id, seriesStart, at) => { newSeries.run(id, seriesStart, at) },
+    startSeries: (id, seriesStart, at) => newSeries.run(id, seriesStart, at).changes > 0,
     attempts(serverId, before, limit, filter = {}) {
       const rows = list.all({ serverId, before, limit, channel: filter.channel ?? null, status: filter.status ?? null })
       return (rows as (Omit<AttemptRow, 'test' | 'rateLimited' | 'redelivery'> & { test: number; rateLimited: number; redelivery: number })[])
