@@ -36,9 +36,13 @@ type Forget = `key:${string}` | `server:${string}`
 export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>, tell: ((forget: Forget) => void) | null = null) {
   const entries = new Map<string, Entry>()
   let misses = 0
+  // Counts what was forgotten: a read under way when something was forgotten may have been
+  // answered before that change committed (another instance's revoke), so it is not trusted.
+  let forgets = 0
 
   // A forgotten entry is read again at its next use; it keeps the use not yet written.
   const forget = (match: (key: LiveKey) => boolean) => {
+    forgets++
     for (const e of entries.values()) if (e.key && match(e.key)) e.checkedAt = -Infinity
   }
   const forgetKey = (keyId: string) => forget((k) => k.id === keyId)
@@ -66,7 +70,14 @@ export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>, tell: ((forg
   }
   // The read from the store, kept out of resolve() so that its usual answer (from memory) creates
   // no closure (see src/verification/check-route.ts).
-  const lookUp = (hash: string, now: number) => then(store.keys.liveByHash(hash), (key) => markUsed(remember(hash, key, now), now))
+  const lookUp = (hash: string, now: number) => {
+    const before = forgets
+    return then(store.keys.liveByHash(hash), (key) => {
+      const e = remember(hash, key, now)
+      if (forgets !== before) e.checkedAt = -Infinity
+      return markUsed(e, now)
+    })
+  }
 
   return {
     // The live key this secret is, or null (unknown, revoked, or its server deleted). A key
@@ -102,6 +113,7 @@ export function createKeyCache(store: KeysTx & StoreWrites<KeysTx>, tell: ((forg
 
     // Every entry is read again at its next use: what was told meanwhile may have been missed.
     forgetAll() {
+      forgets++
       for (const e of entries.values()) e.checkedAt = -Infinity
     },
 
