@@ -1,3 +1,4 @@
+import { throughOutage } from '../db/outage.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
 import type { Job, JobClaim, JobSettlement } from '../jobs/repo.ts'
 import type { DeliveriesTx, DeliveryJob } from './attempt.ts'
@@ -131,7 +132,12 @@ export function createAttemptLedger(store: DeliveriesTx & StoreWrites<Deliveries
     // Its outcome is taken at once: on PostgreSQL, where writes are round trips, a group can fail
     // while an earlier one is still being answered (retried write by write), and a rejection
     // left without a handler until then ends a Bun process.
-    const written = write(group).then((r): { r: Written } => ({ r }), (error: unknown) => ({ error }))
+    // While the database cannot be reached (a restart, a failover) the group is written again: an
+    // attempt's outcome that failed to be written leaves its job leased by this live instance until
+    // jobs.lease ends, and sent again then. Each of its writes can be made again (an outcome and a
+    // settlement hold only while the job holds this claim's lease; a start written twice closes the
+    // first as interrupted, before anything is sent).
+    const written = throughOutage(() => write(group)).then((r): { r: Written } => ({ r }), (error: unknown) => ({ error }))
     // Answered in the order the groups were made, whichever commits first: attempts begin (and
     // so go out) in the order they were asked for.
     answered = answered.then(() => written.then((w) => ('r' in w ? settle(group, w.r) : retryAlone(group, w.error))))

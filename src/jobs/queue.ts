@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts'
 import { errorText, type Logger } from '../log.ts'
+import { databaseUnreachable, throughOutage } from '../db/outage.ts'
 import type { Awaitable } from '../db/store.ts'
 import type { Job, JobClaim, JobCounts, JobsRepo } from './repo.ts'
 import type { Scheduler } from './scheduler.ts'
@@ -37,6 +38,7 @@ export interface JobQueue {
   stop(): Promise<void>
 }
 
+const UNREACHABLE_BACKOFF_MS = 1000
 const backoffMs = (attempts: number) => Math.min(1000 * 2 ** Math.min(attempts, 12), 3_600_000)
 
 export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: QueueOptions = {}): JobQueue {
@@ -53,16 +55,21 @@ export function createJobQueue(jobs: JobsRepo, clock: Clock, log: Logger, opts: 
   const due = () => { wakeDrain?.(); enqueued() }
   jobs.onDue(due)
 
+  // A job's settlement is made again while the database cannot be reached (PostgreSQL restarting):
+  // lost, the job would stay leased by this live instance until its lease ends.
   async function runOne(job: Job) {
     const handler = handlers.get(job.kind)!
     try {
       const outcome = await handler(job)
-      if (!outcome) await jobs.remove(job)
-      else if (!('settled' in outcome)) await jobs.reschedule(job, outcome.retryAt, outcome.error ?? null)
+      if (!outcome) await throughOutage(async () => jobs.remove(job))
+      else if (!('settled' in outcome)) await throughOutage(async () => jobs.reschedule(job, outcome.retryAt, outcome.error ?? null))
     } catch (e) {
       const message = errorText(e)
       log.error(`job ${job.kind}#${job.id} failed`, { attempts: job.attempts, error: e })
-      await jobs.reschedule(job, clock.now() + backoffMs(job.attempts), message.slice(0, 2000))
+      // A job cut short by the database's absence runs again a second later, not after the backoff
+      // its attempts would earn (every claim counts one, a delivery parked for a busy target too).
+      const retryAt = clock.now() + (databaseUnreachable(e) ? UNREACHABLE_BACKOFF_MS : backoffMs(job.attempts))
+      await throughOutage(async () => jobs.reschedule(job, retryAt, message.slice(0, 2000)))
     }
   }
 
