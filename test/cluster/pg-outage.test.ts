@@ -1,10 +1,9 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { recordVote } from '../../src/votes/service.ts'
 import { backends, closeTestSites } from '../backends.ts'
 import { deliveryRows, deliveryRuntime } from '../deliveries/setup.ts'
 import { cleanupTemp } from '../helpers.ts'
+import { stopCluster } from '../postgres/cluster.ts'
 import { until } from '../until.ts'
 
 // PostgreSQL away for two seconds exactly while an attempt's outcome is being written: the
@@ -19,29 +18,10 @@ afterEach(async () => {
 })
 afterAll(cleanupTemp)
 
-const bin = () => Bun.spawnSync(['sh', join(import.meta.dir, '../ensure-postgres.sh')], { stdout: 'pipe' }).stdout.toString().trim()
-
-// pg_ctl as the cluster's owner (the postgres user when the tests run as root).
-async function pgCtl(args: string[]) {
-  const cmd = [join(bin(), 'pg_ctl'), ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
-  const proc = Bun.spawn(process.getuid?.() === 0 ? ['su', 'postgres', '-s', '/bin/sh', '-c', cmd] : ['sh', '-c', cmd], { stdout: 'pipe', stderr: 'pipe' })
-  if ((await proc.exited) !== 0) throw new Error(`pg_ctl ${args.at(-1)} failed: ${await new Response(proc.stderr).text()}`)
-}
-
-// The server's own options as it was started (postmaster.opts: its binary, "-D" "DATA", then
-// the rest), to start it again as it was.
-function startOptions(data: string): string {
-  const words = [...readFileSync(join(data, 'postmaster.opts'), 'utf8').matchAll(/"([^"]*)"/g)].map((m) => m[1])
-  const at = words.indexOf('-D')
-  return words.filter((_, i) => i !== at && i !== at + 1).join(' ')
-}
-
 describe.if(backends.includes('postgres'))('an attempt\'s outcome written while PostgreSQL is away', () => {
   test('written once the database is back: the delivery succeeds at once, sent once, its job gone', async () => {
     const { rt, server } = await deliveryRuntime('postgres')
     const data = (await rt.row<{ data_directory: string }>('SHOW data_directory'))!.data_directory
-    const options = startOptions(data)
-    const log = join(data, '..', 'server.log')
     let received = 0
     let back: Promise<void> | null = null
     receiver = Bun.serve({
@@ -51,8 +31,8 @@ describe.if(backends.includes('postgres'))('an attempt\'s outcome written while 
         await req.text()
         if (++received === 1) {
           // Down before the answer leaves, up again two seconds after it.
-          await pgCtl(['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop'])
-          back = Bun.sleep(2000).then(() => pgCtl(['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start']))
+          const start = await stopCluster(data)
+          back = Bun.sleep(2000).then(start)
         }
         return new Response('ok')
       },
