@@ -29,6 +29,17 @@ async function typeDescription(page: Page, text: string) {
   return listing
 }
 
+// The description typed, then the session ended (`end`), then Save pressed: the dialog it opens
+// over the page.
+async function saveAfterTheSessionEnded(page: Page, text: string, end: () => unknown) {
+  const listing = await typeDescription(page, text)
+  await end()
+  await listing.getByRole('button', { name: 'Save changes' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Your session has ended' })
+  await dialog.waitFor()
+  return { listing, dialog }
+}
+
 const storedDescription = async () => ((await (await fetch(`${site.base}/api/v1/servers/${site.slug}`)).json()) as { server: { description: string } }).server.description
 
 describe('the session ends while a page is open', () => {
@@ -36,12 +47,7 @@ describe('the session ends while a page is open', () => {
     const { cookie } = await session()
     await inDashboard(site.browser, site.base, cookie, async (page) => {
       const typed = 'Typed before the session expired.'
-      const listing = await typeDescription(page, typed)
-      site.rt.clock.advance(SESSION_TTL_MS + 60_000)
-      await listing.getByRole('button', { name: 'Save changes' }).click()
-
-      const dialog = page.getByRole('dialog', { name: 'Your session has ended' })
-      await dialog.waitFor()
+      const { listing, dialog } = await saveAfterTheSessionEnded(page, typed, () => site.rt.clock.advance(SESSION_TTL_MS + 60_000))
       expect(await dialog.getByLabel('E-mail address').inputValue()).toBe('owner@example.com')
       expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password')
       expect(await listing.getByLabel('Description').inputValue()).toBe(typed)
@@ -67,11 +73,7 @@ describe('the session ends while a page is open', () => {
   test('closing the dialog leads to the log-in page, which leads back to the page', async () => {
     const { cookie, end } = await session()
     await inDashboard(site.browser, site.base, cookie, async (page) => {
-      const listing = await typeDescription(page, 'Left behind.')
-      await end()
-      await listing.getByRole('button', { name: 'Save changes' }).click()
-      const dialog = page.getByRole('dialog', { name: 'Your session has ended' })
-      await dialog.waitFor()
+      const { dialog } = await saveAfterTheSessionEnded(page, 'Left behind.', end)
       await page.keyboard.press('Escape')
       await page.waitForURL(/\/dashboard\/login\?next=/)
       expect(await dialog.count()).toBe(0)
@@ -88,10 +90,7 @@ describe('the session ends while a page is open', () => {
     await createUser(site.rt, { email: 'other@example.com', password: PASSWORD })
     const { cookie, end } = await session()
     await inDashboard(site.browser, site.base, cookie, async (page) => {
-      const listing = await typeDescription(page, 'Not for the other account.')
-      await end()
-      await listing.getByRole('button', { name: 'Save changes' }).click()
-      const dialog = page.getByRole('dialog', { name: 'Your session has ended' })
+      const { dialog } = await saveAfterTheSessionEnded(page, 'Not for the other account.', end)
       await dialog.getByLabel('E-mail address').fill('other@example.com')
       await dialog.getByLabel('Password').fill(PASSWORD)
       await dialog.getByRole('button', { name: 'Log in' }).click()
