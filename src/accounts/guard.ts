@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { forbidden, unauthenticated } from '../http/errors.ts'
+import { refusal, unauthenticated } from '../http/errors.ts'
 import type { SiteUrl } from '../http/site-url.ts'
 import { sessionCookieName, userOfSession, type SessionDeps } from './session.ts'
 
@@ -11,7 +11,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export function checkOrigin(request: Request, siteUrl: SiteUrl): void {
   if (SAFE_METHODS.has(request.method)) return
   const origin = request.headers.get('origin')
-  if (origin !== null && !siteUrl.origins().includes(origin)) throw forbidden(siteUrl.refusal(origin))
+  if (origin !== null && !siteUrl.origins().includes(origin)) throw refusal('CROSS_SITE', siteUrl.refusal(origin))
 }
 
 // Macros for owner routes:
@@ -38,7 +38,7 @@ export const ownerAuth = (deps: SessionDeps) =>
         checkOrigin(request, deps.siteUrl)
         const user = await userOfSession(deps, cookie[sessionCookieName(deps.siteUrl)]?.value as string | undefined)
         if (!user) throw unauthenticated()
-        if (!user.isAdmin) throw forbidden('administrators only')
+        if (!user.isAdmin) throw refusal('ADMINS_ONLY', 'administrators only')
         return { user }
       },
     },

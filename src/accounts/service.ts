@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { runScriptAsync, use, type StoreWrites, type TxScript } from '../db/store.ts'
 import { atFirstUse } from '../first-use.ts'
-import { ApiError, conflict, forbidden, invalidParameter, unauthenticated } from '../http/errors.ts'
+import { ApiError, conflict, invalidParameter, refusal, unauthenticated } from '../http/errors.ts'
 import type { RateLimiter } from '../http/rate-limit.ts'
 import { newId } from '../ids.ts'
 import type { HashGate } from './hash-gate.ts'
@@ -43,7 +43,7 @@ export interface CreateUserOptions {
 // `field`: at a login, `email` (the account that address names is the one refused).
 export const disabledAccount = (field?: string) => new ApiError(403, 'FORBIDDEN', 'this account is disabled: ask the site\'s administrator', {}, {}, field)
 
-const registrationClosed = () => forbidden('registration is closed on this site; an administrator can create your account')
+const registrationClosed = () => refusal('REGISTRATION_CLOSED', 'registration is closed on this site; an administrator can create your account')
 
 export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: 'argon2id' })
 

@@ -4,7 +4,7 @@ import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { StoreControl, StoreWrites } from '../db/store.ts'
 import { basename, dirname, join } from '../file-path.ts'
-import { conflict } from '../http/errors.ts'
+import { refusal } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
 import { nodeFsPromises } from '../lazy-modules.ts'
 
@@ -28,7 +28,7 @@ export const backupFileName = (at: number) => `votelist-${new Date(at).toISOStri
 export const POSTGRES_BACKUP = 'the site\'s database is PostgreSQL: back it up with the database server\'s own tools (pg_dump --format=custom, or continuous archiving for point-in-time recovery); this download copies SQLite databases only'
 
 export async function backupResponse(deps: BackupDeps, actor: User): Promise<Response> {
-  if (deps.store.kind !== 'sqlite') throw conflict(POSTGRES_BACKUP)
+  if (deps.store.kind !== 'sqlite') throw refusal('SQLITE_ONLY', POSTGRES_BACKUP)
   const now = deps.clock.now()
   const db = deps.config.database.path
   const temp = join(dirname(db), `.${basename(db)}.backup-${randomSecret(9)}.tmp`)

@@ -8,7 +8,7 @@ import { effectiveConfig } from '../config/effective.ts'
 import type { Config } from '../config/load.ts'
 import type { DeliveriesRepo } from '../deliveries/repo.ts'
 import { pageParams } from '../http/paging.ts'
-import { forbidden } from '../http/errors.ts'
+import { refusal } from '../http/errors.ts'
 import { errorAnswer, iso, isoOrNull } from '../http/schema.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Scheduler, TaskInfo } from '../jobs/scheduler.ts'
@@ -75,7 +75,7 @@ export function adminSiteRoutes(rt: AdminSiteRoutesDeps) {
       // whole database (password hashes, secrets) to its downloads, once per visit. The
       // dashboard's link is same-origin; an address typed in is "none".
       const from = request.headers.get('sec-fetch-site')
-      if (from === 'cross-site' || from === 'same-site') throw forbidden('cross-site request refused: download the backup from the dashboard (Site tab) of this site')
+      if (from === 'cross-site' || from === 'same-site') throw refusal('CROSS_SITE', 'cross-site request refused: download the backup from the dashboard (Site tab) of this site')
       return backupResponse(rt, user)
     }, {
       admin: true,

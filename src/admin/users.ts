@@ -3,7 +3,7 @@ import type { AuditRepo } from '../audit/repo.ts'
 import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
-import { conflict, invalidParameter, notFound } from '../http/errors.ts'
+import { invalidParameter, notFound, refusal } from '../http/errors.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 
 // An administrator's changes to accounts: disable and enable, promote and demote, delete. Each
@@ -44,7 +44,7 @@ function* targetUser(tx: AdminTx, id: string): TxScript<UserWithHash> {
 function* keepAnAdministrator(tx: AdminTx, user: User, stays: boolean, change: string): TxScript<void> {
   if (!user.isAdmin || user.disabled || stays) return
   if ((yield* use(tx.users.countEnabledAdmins())) <= 1) {
-    throw conflict(`${change} refused: ${user.email} is the only administrator who can log in; make another account administrator first`)
+    throw refusal('LAST_ADMIN', `${change} refused: ${user.email} is the only administrator who can log in; make another account administrator first`)
   }
 }
 
@@ -89,7 +89,7 @@ export async function deleteUser(deps: AdminUsersDeps, actor: User, id: string):
   const serverIds = await deps.store.write(function* (tx) {
     const now = deps.clock.now()
     const user = yield* targetUser(tx, id)
-    if (user.id === actor.id) throw conflict('you cannot delete your own account: another administrator can')
+    if (user.id === actor.id) throw refusal('OWN_ACCOUNT', 'you cannot delete your own account: another administrator can')
     yield* keepAnAdministrator(tx, user, false, 'deleting the account')
     const servers = yield* use(tx.servers.byOwner(id))
     yield* use(tx.users.remove(id))

@@ -1,5 +1,5 @@
 import { CHANNEL_LABELS } from '../channels/schema.ts'
-import { conflict, notFound } from '../http/errors.ts'
+import { notFound, refusal } from '../http/errors.ts'
 import { use, type TxScript } from '../db/store.ts'
 import { newId } from '../ids.ts'
 import { DeliveryFailure } from '../net/guard.ts'
@@ -37,7 +37,7 @@ export async function sendTestVotes(deps: DeliveryDeps, server: Server, pseudo: 
     monthlyVotes: await deps.store.ranking.monthVotes(server.id, monthOf(now)),
   }
   const ids = await deps.store.write((tx) => queueDeliveries(tx, event, now, { test: true }))
-  if (!ids.length) throw conflict('nothing to test: configure a Votifier target, a webhook or a Discord webhook first')
+  if (!ids.length) throw refusal('NO_CHANNEL', 'nothing to test: configure a Votifier target, a webhook or a Discord webhook first')
   return Promise.all(ids.map(async (id): Promise<TestResult> => {
     const d = (await deps.store.deliveries.get(id))!
     const channel = channelTarget(deps, d, await channelSettings(deps.store.channels, d))
@@ -59,14 +59,14 @@ export function redeliver(deps: DeliveryDeps, server: Server, deliveryId: string
   return deps.store.write(function* (tx) {
     const d = yield* use(tx.deliveries.get(deliveryId))
     if (!d || d.serverId !== server.id) throw notFound(`no delivery with the id "${deliveryId}" for this server`)
-    if (d.test) throw conflict('a test is never sent again: press Test for a new one')
-    if (yield* use(tx.deliveries.attemptInProgress(d.id))) throw conflict('an attempt of this delivery is in progress; wait for its outcome')
+    if (d.test) throw refusal('TEST_NOT_RESENT', 'a test is never sent again: press Test for a new one')
+    if (yield* use(tx.deliveries.attemptInProgress(d.id))) throw refusal('ATTEMPT_IN_PROGRESS', 'an attempt of this delivery is in progress; wait for its outcome')
     if (!(yield* use(tx.channels.configured(server.id))).includes(d.channel)) {
-      throw conflict(`no ${CHANNEL_LABELS[d.channel]} is configured any more: set it up again first`)
+      throw refusal('CHANNEL_REMOVED', `no ${CHANNEL_LABELS[d.channel]} is configured any more: set it up again first`)
     }
     const now = deps.clock.now()
     const series = d.attempts + 1
-    if (!(yield* use(tx.deliveries.startSeries(d.id, series, now)))) throw conflict('an attempt of this delivery is in progress; wait for its outcome')
+    if (!(yield* use(tx.deliveries.startSeries(d.id, series, now)))) throw refusal('ATTEMPT_IN_PROGRESS', 'an attempt of this delivery is in progress; wait for its outcome')
     yield* use(tx.jobs.enqueue({ kind: DELIVERY_JOB, payload: { deliveryId: d.id, series } satisfies DeliveryJob }, now))
     return { id: d.id, channel: d.channel, status: 'pending' as const, nextAttempt: series, nextAttemptAt: now }
   })

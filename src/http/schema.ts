@@ -47,6 +47,7 @@ export const ErrorBody = t.Object({
     code: t.String(),
     message: t.String(),
     field: t.Optional(t.String({ description: 'The one parameter at fault, where there is one (400 INVALID_PARAMETER, 409 CONFLICT).' })),
+    reason: t.Optional(t.String({ description: 'Which refusal, where one code covers several and no field is at fault (403 FORBIDDEN, 409 CONFLICT): see the errors in the introduction.' })),
   }),
 }, { examples: [{ ok: false, error: { code: 'INVALID_PARAMETER', message: 'window must be an integer from 1 to 1440', field: 'window' } }] })
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { use, type StoreWrites } from '../db/store.ts'
-import { ApiError, notFound } from '../http/errors.ts'
+import { notFound, refusal, type Reason } from '../http/errors.ts'
 import type { Logger } from '../log.ts'
 import { pingServer, type PingDns } from '../ping/pinger.ts'
 import type { Server, ServersRepo } from '../servers/repo.ts'
@@ -60,7 +60,7 @@ const MOTD_QUOTE_MAX = 300
 const quote = (motd: string) => JSON.stringify(motd.length > MOTD_QUOTE_MAX ? `${motd.slice(0, MOTD_QUOTE_MAX)}…` : motd)
 
 // 409 with the MOTD read (null when the ping failed), for the dashboard and scripts.
-const refused = (message: string, motd: string | null) => new ApiError(409, 'CONFLICT', message, { motd })
+const refused = (reason: Reason, message: string, motd: string | null) => refusal(reason, message, { motd })
 
 // Pings the server now and, when its MOTD holds the token, marks the listing verified. The latest
 // proof wins: another account's listing of the same address that was verified loses it (its
@@ -72,10 +72,10 @@ export async function verifyOwnership(deps: OwnershipDeps, server: Server): Prom
   const where = serverAddress(server)
   const status = await pingServer(server, { timeoutMs: stats.ping_timeout_seconds * 1000, allowPrivate: network.allow_private_targets, dns: deps.pingDns })
   const kept = server.verifiedAt !== null ? ' The listing stays verified.' : ''
-  if (!status.online) throw refused(`could not read the MOTD of ${where}: ${status.error ?? 'no answer'}. Check that the server is running and reachable at this address, then verify again.${kept}`, null)
+  if (!status.online) throw refused('MOTD_UNREADABLE', `could not read the MOTD of ${where}: ${status.error ?? 'no answer'}. Check that the server is running and reachable at this address, then verify again.${kept}`, null)
   const motd = status.motd ?? ''
   if (!motd.toLowerCase().includes(token)) {
-    throw refused(`the MOTD of ${where} does not contain ${token}: it reads ${quote(motd)}. Put the token in the MOTD, restart or reload the server, then verify again.${kept}`, motd)
+    throw refused('TOKEN_NOT_IN_MOTD', `the MOTD of ${where} does not contain ${token}: it reads ${quote(motd)}. Put the token in the MOTD, restart or reload the server, then verify again.${kept}`, motd)
   }
   const at = deps.clock.now()
   const taken = await deps.store.write(function* (tx) {
@@ -83,7 +83,7 @@ export async function verifyOwnership(deps: OwnershipDeps, server: Server): Prom
     if (!current) throw notFound(`no server with the slug "${server.slug}"`)
     // The address may have changed while the ping ran: the proof is for the old one.
     if (claimOf(current) !== claimOf(server) || current.edition !== server.edition) {
-      throw refused('the server\'s address changed while it was checked: verify again', motd)
+      throw refused('ADDRESS_CHANGED', 'the server\'s address changed while it was checked: verify again', motd)
     }
     yield* use(tx.servers.setVerified(server.id, at))
     return yield* use(tx.servers.unverifyRivals(server.id))

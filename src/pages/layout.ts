@@ -159,7 +159,7 @@ const TITLES: Record<number, TextKey> = {
 
 // The error in the visitor's words (web/assets/translate.js, errorText), a sentence.
 export function pageErrorText(tr: Tr, e: ApiError): string {
-  const text = errorText(tr, { code: e.errorCode, field: e.field, message: e.message, retryAfter: Number(e.headers['Retry-After']) || null })
+  const text = errorText(tr, { code: e.errorCode, field: e.field, reason: e.reason, message: e.message, retryAfter: Number(e.headers['Retry-After']) || null })
   return /[.!?…]$/.test(text) ? text : `${text}.`
 }
 

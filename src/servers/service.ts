@@ -3,7 +3,7 @@ import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
-import { ApiError, conflict, forbidden, invalidParameter, notFound } from '../http/errors.ts'
+import { ApiError, conflict, invalidParameter, notFound, refusal } from '../http/errors.ts'
 import { assertValid } from '../http/validation.ts'
 import { newId } from '../ids.ts'
 import type { Lookup } from '../net/guard.ts'
@@ -171,7 +171,7 @@ export async function createServer(deps: ServersDeps, ownerId: string, input: Se
 
 export async function updateServer(deps: ServersDeps, server: Server, patch: ServerPatch, actor: Actor): Promise<Server> {
   assertValid(ServerPatch, patch)
-  if (patch.hidden !== undefined && !actor.isAdmin) throw forbidden('only an administrator can hide or show a server')
+  if (patch.hidden !== undefined && !actor.isAdmin) throw refusal('ADMINS_ONLY', 'only an administrator can hide or show a server')
   const { config } = deps
   const changes: Partial<Server> = {
     ...(patch.name !== undefined && { name: checkName(patch.name) }),
@@ -235,7 +235,7 @@ export async function deleteServer(deps: { store: StoreWrites<ServersTx>; clock:
 export async function ownedServer(servers: ServersRepo, user: { id: string; isAdmin: boolean }, slug: string): Promise<Server> {
   const server = await servers.bySlug(slug)
   if (!server) throw notFound(`no server with the slug "${slug}"`)
-  if (server.ownerId !== user.id && !user.isAdmin) throw forbidden('this server belongs to another account')
+  if (server.ownerId !== user.id && !user.isAdmin) throw refusal('NOT_YOURS', 'this server belongs to another account')
   return server
 }
 

@@ -1,6 +1,6 @@
 import { checkCaptcha, type CaptchaDeps } from '../captcha/service.ts'
 import type { Config } from '../config/load.ts'
-import { ApiError, forbidden } from '../http/errors.ts'
+import { ApiError, refusal } from '../http/errors.ts'
 import type { SiteUrl } from '../http/site-url.ts'
 import { checkPseudo } from '../servers/pseudo.ts'
 import { readAddressToken } from './address-token.ts'
@@ -35,7 +35,7 @@ export const siteOrigins = (deps: { config: Config; siteUrl: SiteUrl }) =>
 export function checkVoteOrigin(request: Request, deps: { config: Config; siteUrl: SiteUrl }): void {
   const origin = request.headers.get('origin')
   if (origin === null) {
-    if (request.headers.get('sec-fetch-site') === 'cross-site') throw forbidden('cross-site vote refused: votes are only accepted from this site\'s own vote page')
+    if (request.headers.get('sec-fetch-site') === 'cross-site') throw refusal('CROSS_SITE', 'cross-site vote refused: votes are only accepted from this site\'s own vote page')
     return
   }
   const own = siteOrigins(deps)
@@ -43,7 +43,7 @@ export function checkVoteOrigin(request: Request, deps: { config: Config; siteUr
   // vote here: the message says what was expected and which key sets it.
   if (!own.includes(origin)) {
     const [key, fix] = deps.siteUrl.configured ? ['set by site.base_url', 'change'] : ['site.base_url is not set', 'set']
-    throw forbidden(`cross-site vote refused: it comes from ${origin}, but votes are only accepted from this site's own vote page at ${own.join(', ')} (${key}): open the vote page there, or ${fix} site.base_url`)
+    throw refusal('CROSS_SITE', `cross-site vote refused: it comes from ${origin}, but votes are only accepted from this site's own vote page at ${own.join(', ')} (${key}): open the vote page there, or ${fix} site.base_url`)
   }
 }
 

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads'
-import { ApiError, type ErrorCode } from '../http/errors.ts'
+import { ApiError, type ErrorCode, type Reason } from '../http/errors.ts'
 import type { ListingPolicy } from '../servers/repo.ts'
 import type { CastVote, VoteJob } from './service.ts'
 
@@ -37,7 +37,7 @@ export interface Batch {
 // An error as it crosses to the site: a refusal (ApiError) whole, anything else by its message and
 // its code (a SQLite error's, which says a full disk), as the site's error handler logs it.
 export type WireError =
-  | { api: { status: number; errorCode: ErrorCode; message: string; extra: Record<string, unknown>; headers: Record<string, string>; field?: string } }
+  | { api: { status: number; errorCode: ErrorCode; message: string; extra: Record<string, unknown>; headers: Record<string, string>; field?: string; reason?: Reason } }
   | { message: string; code?: string }
 
 // One vote's outcome as it crosses (src/db/group-commit.ts has its own, with the error whole).
@@ -53,12 +53,12 @@ export interface Answer {
 }
 
 export function toWire(e: unknown): WireError {
-  if (e instanceof ApiError) return { api: { status: e.status, errorCode: e.errorCode, message: e.message, extra: e.extra, headers: e.headers, field: e.field } }
+  if (e instanceof ApiError) return { api: { status: e.status, errorCode: e.errorCode, message: e.message, extra: e.extra, headers: e.headers, field: e.field, reason: e.reason } }
   const code = (e as { code?: unknown })?.code
   return { message: String((e as Error)?.message ?? e), ...(typeof code === 'string' ? { code } : {}) }
 }
 
 export function fromWire(w: WireError): Error {
-  if ('api' in w) return new ApiError(w.api.status, w.api.errorCode, w.api.message, w.api.extra, w.api.headers, w.api.field)
+  if ('api' in w) return new ApiError(w.api.status, w.api.errorCode, w.api.message, w.api.extra, w.api.headers, w.api.field, w.api.reason)
   return Object.assign(new Error(w.message), w.code ? { code: w.code } : {})
 }

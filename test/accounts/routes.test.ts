@@ -15,7 +15,7 @@ const register = (app: { handle(r: Request): Promise<Response> }, email: string,
 const login = (app: { handle(r: Request): Promise<Response> }, email: string, pw = password, headers: Record<string, string> = {}) =>
   call(app, 'POST', '/api/v1/auth/login', { body: { email, password: pw }, headers })
 const me = (app: { handle(r: Request): Promise<Response> }, cookie: string) => call(app, 'GET', '/api/v1/me', { headers: { cookie } })
-const error = (code: string) => ({ ok: false, error: { code, message: expect.any(String) } })
+const error = (code: string, reason?: string) => ({ ok: false, error: { code, message: expect.any(String), ...(reason && { reason }) } })
 
 describe('registration', () => {
   test('creates the account, logs it in with an HttpOnly SameSite=Lax cookie; the first account is the admin', async () => {
@@ -96,7 +96,7 @@ describe('registration', () => {
     expect(first.status).toBe(201)
     expect((await first.json()).user.isAdmin).toBe(true)
     const r = await json(await register(app, 'someone@example.com'))
-    expect(r).toEqual({ status: 403, body: error('FORBIDDEN') })
+    expect(r).toEqual({ status: 403, body: error('FORBIDDEN', 'REGISTRATION_CLOSED') })
     expect(r.body.error.message).toContain('registration is closed')
     expect((await login(app, 'someone@example.com')).status).toBe(401)
     expect((await json(await call(app, 'GET', '/api/v1/auth/status'))).body).toEqual({ ok: true, setupNeeded: false, registrationOpen: false })
@@ -161,7 +161,7 @@ describe('login and sessions', () => {
   test('a cross-site Origin is refused (403) on register, login and logout; the site\'s own Origin passes', async () => {
     const app = await testApp(testRuntime())
     const evil = { origin: 'https://evil.example' }
-    expect(await json(await register(app, 'a@example.com', password, evil))).toEqual({ status: 403, body: error('FORBIDDEN') })
+    expect(await json(await register(app, 'a@example.com', password, evil))).toEqual({ status: 403, body: error('FORBIDDEN', 'CROSS_SITE') })
     expect((await login(app, 'a@example.com')).status).toBe(401) // nothing was created
     const r = await register(app, 'a@example.com', password, { origin: 'http://localhost:8080' })
     expect(r.status).toBe(201)
@@ -268,7 +268,7 @@ describe('admin: accounts', () => {
       },
     })
     expect(JSON.stringify(r.body)).not.toContain('argon2')
-    expect(await json(await call(app, 'GET', '/api/v1/admin/users', { headers: owner.headers }))).toEqual({ status: 403, body: error('FORBIDDEN') })
+    expect(await json(await call(app, 'GET', '/api/v1/admin/users', { headers: owner.headers }))).toEqual({ status: 403, body: error('FORBIDDEN', 'ADMINS_ONLY') })
     expect((await call(app, 'GET', '/api/v1/admin/users')).status).toBe(401)
   })
 })

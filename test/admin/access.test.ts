@@ -35,7 +35,7 @@ describeBackends('the administrator\'s API', (backend) => {
       expect({ method, route, ...stranger }).toEqual({ method, route, status: 401, body: { ok: false, error: { code: 'UNAUTHENTICATED', message: 'log in first' } } })
       const r = await call(app, method, path, { body, headers: owner.headers })
       expect(r.headers.get('cache-control')).toBe('no-store')
-      expect({ method, route, ...(await json(r)) }).toEqual({ method, route, status: 403, body: { ok: false, error: { code: 'FORBIDDEN', message: 'administrators only' } } })
+      expect({ method, route, ...(await json(r)) }).toEqual({ method, route, status: 403, body: { ok: false, error: { code: 'FORBIDDEN', message: 'administrators only', reason: 'ADMINS_ONLY' } } })
     }
     expect(await rt.store.users.byId(owner.user.id)).toMatchObject({ disabled: false })
     expect(await rt.row('SELECT count(*) AS n FROM audit_event')).toEqual({ n: 0 })

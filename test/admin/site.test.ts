@@ -112,7 +112,8 @@ describe('backup from the browser, asked by another site', () => {
     const { app, admin, get } = await site('sqlite')
     for (const from of ['cross-site', 'same-site']) {
       const r = await call(app, 'GET', '/api/v1/admin/backup', { headers: { ...admin.headers, 'sec-fetch-site': from, 'sec-fetch-mode': 'navigate' } })
-      expect({ from, status: r.status, code: (await r.json()).error.code }).toEqual({ from, status: 403, code: 'FORBIDDEN' })
+      const { error } = await r.json()
+      expect({ from, status: r.status, code: error.code, reason: error.reason }).toEqual({ from, status: 403, code: 'FORBIDDEN', reason: 'CROSS_SITE' })
     }
     expect((await get('/api/v1/admin/audit')).body.entries).toEqual([])
     for (const from of ['same-origin', 'none']) {
@@ -129,7 +130,7 @@ describe.if(backends.includes('postgres'))('backup from the browser on PostgreSQ
   test('refused with 409 CONFLICT naming pg_dump, as votelist backup is, and nothing audited', async () => {
     const { app, admin, get } = await site('postgres')
     const r = await call(app, 'GET', '/api/v1/admin/backup', { headers: admin.headers })
-    expect(await json(r)).toEqual({ status: 409, body: { ok: false, error: { code: 'CONFLICT', message: POSTGRES_BACKUP } } })
+    expect(await json(r)).toEqual({ status: 409, body: { ok: false, error: { code: 'CONFLICT', message: POSTGRES_BACKUP, reason: 'SQLITE_ONLY' } } })
     expect(POSTGRES_BACKUP).toContain('pg_dump')
     expect((await get('/api/v1/admin/audit')).body.entries).toEqual([])
   })

@@ -12,7 +12,7 @@ afterAll(cleanupTemp)
 type App = Awaited<ReturnType<typeof testApp>>
 // A Cookie header for a new session of this account.
 const sessionOf = async (rt: BackendRuntime, userId: string) => ({ cookie: `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, userId)).token}` })
-const error = (code: string, message: unknown = expect.any(String)) => ({ ok: false, error: { code, message } })
+const error = (code: string, message: unknown = expect.any(String), reason?: string) => ({ ok: false, error: { code, message, ...(reason && { reason }) } })
 
 // A site with an administrator and an owner who has a listed server, an API key and a vote.
 async function site(backend: Backend) {
@@ -99,11 +99,11 @@ describeBackends('administrators', (backend) => {
     const { rt, app, admin, asAdmin, owner } = await site(backend)
     const last = 'the only administrator who can log in; make another account administrator first'
     expect(await json(await asAdmin('PATCH', `/api/v1/admin/users/${admin.user.id}`, { admin: false })))
-      .toEqual({ status: 409, body: error('CONFLICT', `removing the administrator right refused: admin@example.com is ${last}`) })
+      .toEqual({ status: 409, body: error('CONFLICT', `removing the administrator right refused: admin@example.com is ${last}`, 'LAST_ADMIN') })
     expect(await json(await asAdmin('PATCH', `/api/v1/admin/users/${admin.user.id}`, { disabled: true })))
-      .toEqual({ status: 409, body: error('CONFLICT', `disabling the account refused: admin@example.com is ${last}`) })
+      .toEqual({ status: 409, body: error('CONFLICT', `disabling the account refused: admin@example.com is ${last}`, 'LAST_ADMIN') })
     expect(await json(await asAdmin('DELETE', `/api/v1/admin/users/${admin.user.id}`)))
-      .toEqual({ status: 409, body: error('CONFLICT', 'you cannot delete your own account: another administrator can') })
+      .toEqual({ status: 409, body: error('CONFLICT', 'you cannot delete your own account: another administrator can', 'OWN_ACCOUNT') })
     // A second administrator, disabled, does not count.
     await asAdmin('PATCH', `/api/v1/admin/users/${owner.id}`, { admin: true, disabled: true })
     expect((await asAdmin('PATCH', `/api/v1/admin/users/${admin.user.id}`, { admin: false })).status).toBe(409)

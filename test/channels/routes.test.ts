@@ -9,7 +9,7 @@ import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 
-const error = (code: string, message: unknown = expect.any(String)) => ({ ok: false, error: { code, message } })
+const error = (code: string, message: unknown = expect.any(String), reason?: string) => ({ ok: false, error: { code, message, ...(reason && { reason }) } })
 const invalid = (message: unknown, field?: string) => ({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message, ...(field && { field }) } } })
 const rsaKey = (bits: number) => generateKeyPairSync('rsa', { modulusLength: bits }).publicKey
 const key2048 = rsaKey(2048)
@@ -123,7 +123,7 @@ describeBackends('webhook settings', (backend) => {
       ['GET', '/webhook'], ['PUT', '/webhook', { url: 'http://127.0.0.1:2/' }], ['POST', '/webhook/rotate'], ['DELETE', '/webhook'],
       ['GET', '/votifier'], ['PUT', '/votifier', { host: '127.0.0.1', protocol: 'v2' }], ['DELETE', '/votifier'],
     ] as [string, string, unknown?][]) {
-      expect(await json(await bob(method, `/api/v1/me/servers/alpha${path}`, body))).toEqual({ status: 403, body: error('FORBIDDEN') })
+      expect(await json(await bob(method, `/api/v1/me/servers/alpha${path}`, body))).toEqual({ status: 403, body: error('FORBIDDEN', expect.any(String), 'NOT_YOURS') })
       expect(await json(await bob(method, `/api/v1/me/servers/ghost${path}`, body))).toEqual({ status: 404, body: error('NOT_FOUND') })
     }
     expect((await rt.store.channels.webhook(server.id))!.url).toBe('http://127.0.0.1:1/')

@@ -47,6 +47,7 @@ describe.if(backends.includes('postgres'))('redeliver racing an attempt begun on
     expect((await rt.rows<{ attempt: number; status: string }>('SELECT attempt, status FROM delivery_attempt ORDER BY id')).map((a) => [a.attempt, a.status]))
       .toEqual([[1, 'failed'], [2, 'pending']])
     expect(res.status).toBe(409)
+    expect((await res.json()).error.reason).toBe('ATTEMPT_IN_PROGRESS')
     expect((await rt.row<{ n: number }>("SELECT count(*) AS n FROM job WHERE kind = 'delivery'"))!.n).toBe(1)
   })
 })

@@ -69,7 +69,9 @@ describeBackends('POST /api/v1/me/servers/{slug}/test', (backend) => {
   test('no channel configured: 409; bad pseudo: 400; other owner: 403; no session: 401; unknown slug: 404', async () => {
     const { rt, app, cookie, server } = await setup(backend)
     const test = (slug: string, opts = {}) => call(app, 'POST', `/api/v1/me/servers/${slug}/test`, opts)
-    expect((await test(server.slug, { headers: { cookie } })).status).toBe(409)
+    const none = await test(server.slug, { headers: { cookie } })
+    expect(none.status).toBe(409)
+    expect((await none.json()).error.reason).toBe('NO_CHANNEL')
     await rt.store.channels.putWebhook(server.id, 'http://127.0.0.1:1/hook', SECRET, rt.clock.now())
     const bad = await test(server.slug, { headers: { cookie }, body: { pseudo: 'no spaces allowed' } })
     expect(bad.status).toBe(400)
@@ -233,7 +235,9 @@ describeBackends('POST …/deliveries/{id}/redeliver', (backend) => {
     const testDelivery = (await deliveryRows(rt))[0]
     const r = await redo(testDelivery.id)
     expect(r.status).toBe(409)
-    expect((await r.json()).error.message).toContain('a test is never sent again')
+    const body = await r.json()
+    expect(body.error.message).toContain('a test is never sent again')
+    expect(body.error.reason).toBe('TEST_NOT_RESENT')
 
     const other = await seedServer(rt, { name: 'Elsewhere' })
     await rt.store.channels.putWebhook(other.server.id, webhook.url(), SECRET, rt.clock.now())
@@ -247,6 +251,8 @@ describeBackends('POST …/deliveries/{id}/redeliver', (backend) => {
     await rt.store.channels.deleteWebhook(server.id)
     const gone = await redo(mine.id)
     expect(gone.status).toBe(409)
-    expect((await gone.json()).error.message).toContain('no webhook is configured any more')
+    const goneBody = await gone.json()
+    expect(goneBody.error.message).toContain('no webhook is configured any more')
+    expect(goneBody.error.reason).toBe('CHANNEL_REMOVED')
   })
 })

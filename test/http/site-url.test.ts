@@ -75,7 +75,7 @@ describe('sign-up from each of the site\'s own origins', () => {
     expect(refused.status).toBe(403)
     expect(await refused.json()).toEqual({
       ok: false,
-      error: { code: 'FORBIDDEN', message: 'cross-site request refused: it comes from http://localhost:8080, but this site\'s address is https://vote.example.org (site.base_url): open the site at that address, or change site.base_url' },
+      error: { code: 'FORBIDDEN', message: 'cross-site request refused: it comes from http://localhost:8080, but this site\'s address is https://vote.example.org (site.base_url): open the site at that address, or change site.base_url', reason: 'CROSS_SITE' },
     })
   })
 
@@ -92,7 +92,7 @@ describe('sign-up from each of the site\'s own origins', () => {
     expect((await vote('http://127.0.0.1:9090', 'Steve')).status).toBe(201)
     expect(await json(await vote('http://localhost:9091', 'Alex'))).toEqual({
       status: 403,
-      body: { ok: false, error: { code: 'FORBIDDEN', message: 'cross-site vote refused: it comes from http://localhost:9091, but votes are only accepted from this site\'s own vote page at http://localhost:9090, http://127.0.0.1:9090, http://[::1]:9090 (site.base_url is not set): open the vote page there, or set site.base_url' } },
+      body: { ok: false, error: { code: 'FORBIDDEN', message: 'cross-site vote refused: it comes from http://localhost:9091, but votes are only accepted from this site\'s own vote page at http://localhost:9090, http://127.0.0.1:9090, http://[::1]:9090 (site.base_url is not set): open the vote page there, or set site.base_url', reason: 'CROSS_SITE' } },
     })
   })
 
@@ -103,7 +103,7 @@ describe('sign-up from each of the site\'s own origins', () => {
     const vote = (origin: string) => call(app, 'POST', '/serveur/emerald-valley/voter', { body: { pseudo: 'Steve' }, headers: { origin, accept: 'application/json' } })
     expect(await json(await vote('http://127.0.0.1:8080'))).toEqual({
       status: 403,
-      body: { ok: false, error: { code: 'FORBIDDEN', message: 'cross-site vote refused: it comes from http://127.0.0.1:8080, but votes are only accepted from this site\'s own vote page at https://vote.example.org (set by site.base_url): open the vote page there, or change site.base_url' } },
+      body: { ok: false, error: { code: 'FORBIDDEN', message: 'cross-site vote refused: it comes from http://127.0.0.1:8080, but votes are only accepted from this site\'s own vote page at https://vote.example.org (set by site.base_url): open the vote page there, or change site.base_url', reason: 'CROSS_SITE' } },
     })
     expect((await vote('https://vote.example.org')).status).toBe(201)
   })

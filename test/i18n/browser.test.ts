@@ -249,6 +249,23 @@ describe('site.language = "fr" in a browser', () => {
     })
   }, 60_000)
 
+  // A refusal the API names (error.reason) is worded in French, its English message kept as the detail.
+  test('Verify on a server that does not answer is refused in French, with the ping\'s own words as the detail', async () => {
+    // Listed at a public name, then moved to a loopback address the site refuses to ping (this site
+    // has network.allow_private_targets off): the ping fails without any packet sent.
+    const silent = 25565
+    const { server: unreachable } = await seedServer(rt, { name: 'Serveur muet', host: 'play.example.com' })
+    rt.db.run('UPDATE server SET host = ?, port = ? WHERE id = ?', ['127.0.0.1', silent, unreachable.id])
+    await signedInInFrench(async (page) => {
+      await page.goto(`${base}/dashboard/servers/${unreachable.slug}`)
+      await page.getByRole('button', { name: 'Vérifier', exact: true }).click()
+      const refusal = page.locator('.verify-result .notice-error')
+      await refusal.waitFor()
+      expect(await refusal.textContent()).toStartWith('Vérification impossible\u00a0: le MOTD du serveur n’a pas pu être lu. Vérifiez que le serveur est en marche et '
+        + `joignable à cette adresse, puis vérifiez à nouveau. Détail\u00a0: Could not read the MOTD of 127.0.0.1:${silent}: `)
+    })
+  }, 60_000)
+
   test('the last administrator stepping down is refused in French, beside the button', async () => {
     await signedInInFrench(async (page) => {
       await page.goto(`${base}/dashboard/admin/users`)

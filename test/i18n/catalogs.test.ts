@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AUDIT_ACTIONS } from '../../src/audit/schema.ts'
+import { REASONS } from '../../src/http/errors.ts'
 import { CATALOG_DIR, loadCatalogs, REFERENCE_LANGUAGE } from '../../src/i18n/catalogs.ts'
 import { registerSiteWork } from '../../src/site.ts'
 import { cleanupTemp, tempDir, testRuntime } from '../helpers.ts'
@@ -88,6 +89,13 @@ describe('the catalogs (web/i18n)', () => {
     const errors = Object.entries(reference.messages).filter(([k]) => k.startsWith('error.'))
     expect(errors.length).toBeGreaterThan(20)
     for (const [k, m] of errors) expect({ k, ok: typeof m === 'string' && (m === '{message}' || /^[A-Z]/.test(m)) }).toEqual({ k, ok: true })
+  })
+
+  // A refusal the API names with error.reason is worded by `error.<CODE>.<REASON>`
+  // (web/assets/translate.js, errorText), not by its code's catch-all around the English message.
+  test('every reason the API gives a refusal has its words in the catalogs', () => {
+    const keys = Object.entries(REASONS).map(([reason, code]) => `error.${code}.${reason}`)
+    expect(keys.filter((k) => !(k in reference.messages))).toEqual([])
   })
 
   test('every action of the audit log and every scheduled task has its words in the catalogs', () => {

@@ -6,7 +6,7 @@ import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 
-const error = (code: string, message: unknown = expect.any(String)) => ({ ok: false, error: { code, message } })
+const error = (code: string, message: unknown = expect.any(String), reason?: string) => ({ ok: false, error: { code, message, ...(reason && { reason }) } })
 
 async function setup(backend: Backend) {
   const rt = await siteOn(backend)
@@ -73,9 +73,9 @@ describeBackends('API keys', (backend) => {
   test('another owner\'s server is 403 and its keys cannot be revoked through mine; unknown slug 404', async () => {
     const { rt, alice, bob } = await setup(backend)
     const bobs = (await json(await bob('POST', '/api/v1/me/servers/beta/keys'))).body
-    expect(await json(await alice('GET', '/api/v1/me/servers/beta/keys'))).toEqual({ status: 403, body: error('FORBIDDEN') })
-    expect(await json(await alice('POST', '/api/v1/me/servers/beta/keys'))).toEqual({ status: 403, body: error('FORBIDDEN') })
-    expect(await json(await alice('DELETE', `/api/v1/me/servers/beta/keys/${bobs.id}`))).toEqual({ status: 403, body: error('FORBIDDEN') })
+    expect(await json(await alice('GET', '/api/v1/me/servers/beta/keys'))).toEqual({ status: 403, body: error('FORBIDDEN', expect.any(String), 'NOT_YOURS') })
+    expect(await json(await alice('POST', '/api/v1/me/servers/beta/keys'))).toEqual({ status: 403, body: error('FORBIDDEN', expect.any(String), 'NOT_YOURS') })
+    expect(await json(await alice('DELETE', `/api/v1/me/servers/beta/keys/${bobs.id}`))).toEqual({ status: 403, body: error('FORBIDDEN', expect.any(String), 'NOT_YOURS') })
     expect(await json(await alice('DELETE', `/api/v1/me/servers/alpha/keys/${bobs.id}`))).toEqual({ status: 404, body: error('NOT_FOUND') })
     expect((await keyRow(rt, bobs.key))!.revokedAt).toBeNull()
     expect(await json(await alice('GET', '/api/v1/me/servers/ghost/keys'))).toEqual({ status: 404, body: error('NOT_FOUND') })

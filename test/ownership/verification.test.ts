@@ -64,7 +64,7 @@ describeBackends('proving ownership through the MOTD', (backend) => {
       status: 409,
       body: {
         ok: false, motd: 'A Minecraft Server',
-        error: { code: 'CONFLICT', message: `the MOTD of 127.0.0.1:${mc.port} does not contain ${token}: it reads "A Minecraft Server". Put the token in the MOTD, restart or reload the server, then verify again.` },
+        error: { code: 'CONFLICT', message: `the MOTD of 127.0.0.1:${mc.port} does not contain ${token}: it reads "A Minecraft Server". Put the token in the MOTD, restart or reload the server, then verify again.`, reason: 'TOKEN_NOT_IN_MOTD' },
       },
     })
 
@@ -146,7 +146,7 @@ describeBackends('proving ownership through the MOTD', (backend) => {
       status: 409,
       body: {
         ok: false, motd: null,
-        error: { code: 'CONFLICT', message: `could not read the MOTD of 127.0.0.1:${port}: connection refused. Check that the server is running and reachable at this address, then verify again.` },
+        error: { code: 'CONFLICT', message: `could not read the MOTD of 127.0.0.1:${port}: connection refused. Check that the server is running and reachable at this address, then verify again.`, reason: 'MOTD_UNREADABLE' },
       },
     })
     expect((await alice('POST', '/api/v1/me/servers/gone/verification')).status).toBe(409)

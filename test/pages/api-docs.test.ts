@@ -102,7 +102,7 @@ test('every administrator route and POST /api/v1/auth/reset are in the document 
   const doc = await (await call(app, 'GET', '/api/docs/json')).json() as { tags: { name: string; description: string }[]; paths: Record<string, Record<string, Op>> }
   const op = (method: string, path: string) => doc.paths[path.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]
   const errorShape = (s: Schema) => ({ type: s.type, keys: Object.keys(s.properties ?? {}), error: Object.keys(s.properties?.error?.properties ?? {}) })
-  const ERROR = { type: 'object', keys: ['ok', 'error'], error: ['code', 'message', 'field'] }
+  const ERROR = { type: 'object', keys: ['ok', 'error'], error: ['code', 'message', 'field', 'reason'] }
   expect(doc.tags.find((t) => t.name === 'Admin')?.description).toContain('403 FORBIDDEN')
 
   // Taken from the mounted routes: a new administrator route cannot be left out.

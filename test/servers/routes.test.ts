@@ -7,7 +7,7 @@ import { as, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 
-const error = (code: string, message: unknown = expect.any(String), field?: string) => ({ ok: false, error: { code, message, ...(field && { field }) } })
+const error = (code: string, message: unknown = expect.any(String), field?: string, reason?: string) => ({ ok: false, error: { code, message, ...(field && { field }), ...(reason && { reason }) } })
 const invalid = (message: unknown, field?: string) => ({ status: 400, body: error('INVALID_PARAMETER', message, field) })
 
 // An admin (the first account), two owners, and the app.
@@ -132,7 +132,7 @@ describeBackends('my servers', (backend) => {
     const r = await json(await alice('GET', '/api/v1/me/servers/alpha'))
     expect(r.status).toBe(200)
     expect(r.body.server).toMatchObject({ slug: 'alpha', name: 'Alpha', webhook: null, votifier: null })
-    expect(await json(await bob('GET', '/api/v1/me/servers/alpha'))).toEqual({ status: 403, body: error('FORBIDDEN', 'this server belongs to another account') })
+    expect(await json(await bob('GET', '/api/v1/me/servers/alpha'))).toEqual({ status: 403, body: error('FORBIDDEN', 'this server belongs to another account', undefined, 'NOT_YOURS') })
     expect(await json(await alice('GET', '/api/v1/me/servers/nope'))).toEqual({ status: 404, body: error('NOT_FOUND', 'no server with the slug "nope"') })
     expect((await json(await admin('GET', '/api/v1/me/servers/alpha'))).body.server.slug).toBe('alpha')
   })
@@ -169,8 +169,8 @@ describeBackends('my servers', (backend) => {
   test('PATCH and DELETE on another owner\'s server are 403, on an unknown slug 404, and change nothing', async () => {
     const { rt, alice, bob } = await setup(backend)
     await alice('POST', '/api/v1/me/servers', { name: 'Alpha', host: 'alpha.example.com' })
-    expect(await json(await bob('PATCH', '/api/v1/me/servers/alpha', { name: 'Mine now' }))).toEqual({ status: 403, body: error('FORBIDDEN') })
-    expect(await json(await bob('DELETE', '/api/v1/me/servers/alpha'))).toEqual({ status: 403, body: error('FORBIDDEN') })
+    expect(await json(await bob('PATCH', '/api/v1/me/servers/alpha', { name: 'Mine now' }))).toEqual({ status: 403, body: error('FORBIDDEN', expect.any(String), undefined, 'NOT_YOURS') })
+    expect(await json(await bob('DELETE', '/api/v1/me/servers/alpha'))).toEqual({ status: 403, body: error('FORBIDDEN', expect.any(String), undefined, 'NOT_YOURS') })
     expect(await json(await bob('PATCH', '/api/v1/me/servers/ghost', { name: 'x' }))).toEqual({ status: 404, body: error('NOT_FOUND') })
     expect(await json(await bob('DELETE', '/api/v1/me/servers/ghost'))).toEqual({ status: 404, body: error('NOT_FOUND') })
     expect((await rt.store.servers.bySlug('alpha'))!.name).toBe('Alpha')
@@ -200,7 +200,7 @@ describeBackends('admin: servers', (backend) => {
     await recordVote(rt, (await rt.store.servers.bySlug('gamma'))!, 'Steve', [null])
 
     expect(await json(await alice('PATCH', '/api/v1/me/servers/alpha', { hidden: true }))).toEqual({
-      status: 403, body: error('FORBIDDEN', 'only an administrator can hide or show a server'),
+      status: 403, body: error('FORBIDDEN', 'only an administrator can hide or show a server', undefined, 'ADMINS_ONLY'),
     })
     const hidden = await json(await admin('PATCH', '/api/v1/me/servers/alpha', { hidden: true }))
     expect(hidden.body.server).toMatchObject({ slug: 'alpha', hidden: true, rank: null })
@@ -217,7 +217,7 @@ describeBackends('admin: servers', (backend) => {
     expect((await json(await admin('PATCH', '/api/v1/me/servers/alpha', { hidden: false }))).body.server).toMatchObject({ hidden: false, rank: 2 })
     expect((await admin('DELETE', '/api/v1/me/servers/gamma')).status).toBe(200)
     expect(await rt.store.servers.bySlug('gamma')).toBeNull()
-    expect(await json(await alice('GET', '/api/v1/admin/servers'))).toEqual({ status: 403, body: error('FORBIDDEN', 'administrators only') })
+    expect(await json(await alice('GET', '/api/v1/admin/servers'))).toEqual({ status: 403, body: error('FORBIDDEN', 'administrators only', undefined, 'ADMINS_ONLY') })
   })
 })
 
@@ -244,7 +244,7 @@ describeBackends('guards', (backend) => {
     for (const [method, path, body] of routes) {
       if (method === 'GET') continue
       const r = await json(await call(app, method, path.replace('alpha', 'carol'), { body, headers: { ...session, origin: 'https://evil.example' } }))
-      expect({ method, path, ...r }).toEqual({ method, path, status: 403, body: error('FORBIDDEN', expect.stringContaining('cross-site')) })
+      expect({ method, path, ...r }).toEqual({ method, path, status: 403, body: error('FORBIDDEN', expect.stringContaining('cross-site'), undefined, 'CROSS_SITE') })
     }
     const server = (await rt.store.servers.bySlug('carol'))!
     expect(server.name).toBe('Carol')

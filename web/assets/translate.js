@@ -184,20 +184,21 @@ export function translator(lang, catalog, timeZone = 'UTC') {
 /** @typedef {ReturnType<typeof translator>} Translator */
 
 // An API error in the reader's words. API messages stay English (scripts read them); a catalog
-// says the same per error code and field: `error.<CODE>.<field>`, else `error.<CODE>`, else
-// `error.other`; a form that gives a `scope` ("login", "reset") looks for `error.<scope>.<CODE>…`
+// says the same per error code and field or reason: `error.<CODE>.<field>` or
+// `error.<CODE>.<REASON>`, else `error.<CODE>`, else `error.other`; a form that gives a `scope` ("login", "reset") looks for `error.<scope>.<CODE>…`
 // first, where the same code means something more precise. {message} in a catalog's text is
 // the API's own message (the English catalog mostly shows it as it is: it names what is wrong
 // most precisely); {seconds} is Retry-After.
 /**
  * @param {Translator} tr
- * @param {{ code: string, field?: string | null, message: string, retryAfter?: number | null }} error
+ * @param {{ code: string, field?: string | null, reason?: string | null, message: string, retryAfter?: number | null }} error
  * @param {string} [scope]
  */
 export function errorText(tr, error, scope) {
   const message = error.message.charAt(0).toUpperCase() + error.message.slice(1)
   const params = { message, seconds: error.retryAfter ?? 1 }
-  const keys = [error.field ? `${error.code}.${error.field}` : null, error.code].filter((k) => k !== null)
+  const detail = error.field || error.reason
+  const keys = [detail ? `${error.code}.${detail}` : null, error.code].filter((k) => k !== null)
   const candidates = [...(scope ? keys.map((k) => `error.${scope}.${k}`) : []), ...keys.map((k) => `error.${k}`)]
   for (const key of candidates) {
     const text = tr.find(key, params)

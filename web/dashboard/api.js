@@ -1,8 +1,8 @@
 // The owner API, from the browser: JSON in and out, the session cookie (HttpOnly, so the
 // dashboard never sees it) sent by the browser. Every failure becomes an ApiError carrying the
 // API's code, its own (English) message and, when one field is at fault, that field's name
-// (error.field): the dashboard says it in the visitor's language from the code and the field
-// (i18n.js, errorSentence).
+// (error.field), or else which refusal it is (error.reason): the dashboard says it in the
+// visitor's language from the code and the field or reason (i18n.js, errorSentence).
 /** @import { ErrorBody } from '../types/api' */
 
 export class ApiError extends Error {
@@ -12,13 +12,15 @@ export class ApiError extends Error {
    * @param {string} message
    * @param {string | null} [field] the body field, query or path parameter at fault
    * @param {number | null} [retryAfter] seconds, from Retry-After (a 429)
+   * @param {string | null} [reason] which refusal, where the code covers several
    */
-  constructor(status, code, message, field = null, retryAfter = null) {
+  constructor(status, code, message, field = null, retryAfter = null, reason = null) {
     super(message)
     this.status = status
     this.code = code
     this.field = field
     this.retryAfter = retryAfter
+    this.reason = reason
   }
 }
 
@@ -83,7 +85,7 @@ async function answerOf(res, path) {
   if (res.ok && data) return data
   const error = /** @type {Partial<ErrorBody> | null} */ (data)?.error
   const failure = new ApiError(res.status, error?.code ?? 'HTTP', error?.message ?? `the site answered HTTP ${res.status}`, error?.field ?? null,
-    Number(res.headers.get('retry-after')) || null)
+    Number(res.headers.get('retry-after')) || null, error?.reason ?? null)
   if (res.status === 401 && !path.startsWith('/api/v1/auth/') && path !== '/api/v1/me') onSessionLost(failure)
   throw failure
 }

@@ -176,10 +176,9 @@ export const checkedValues = (/** @type {HTMLFormElement} */ form, /** @type {st
 /**
  * @param {string} label
  * @param {() => Promise<void>} action
- * @param {{ className?: string, confirmText?: string, ariaLabel?: string, scope?: string }} [options] `scope`: the
- *   button's name for errorSentence, where a code means something more precise ("users")
+ * @param {{ className?: string, confirmText?: string, ariaLabel?: string }} [options]
  */
-export function actionButton(label, action, { className = 'button', confirmText, ariaLabel, scope } = {}) {
+export function actionButton(label, action, { className = 'button', confirmText, ariaLabel } = {}) {
   const error = h('span', { class: 'action-error', role: 'alert' })
   const button = h('button', { type: 'button', class: className, 'aria-label': ariaLabel }, label)
   button.addEventListener('click', async () => {
@@ -190,7 +189,7 @@ export function actionButton(label, action, { className = 'button', confirmText,
       await action()
     } catch (e) {
       if (!(e instanceof ApiError)) console.error(e)
-      error.textContent = errorSentence(e, scope)
+      error.textContent = errorSentence(e)
     } finally {
       button.disabled = false
     }

@@ -48,5 +48,5 @@ export const tnp = (key, count, params) => children(tr.countParts(key, count, pa
  */
 export function errorSentence(error, scope) {
   if (!(error instanceof ApiError)) return t('dash.error.unexpected')
-  return errorText(tr, { code: error.code, field: error.field, message: error.message, retryAfter: error.retryAfter }, scope)
+  return errorText(tr, { code: error.code, field: error.field, reason: error.reason, message: error.message, retryAfter: error.retryAfter }, scope)
 }

@@ -39,7 +39,7 @@ export function testPanel(server, { onDone, compact = false } = {}) {
         h('p', { class: 'test-summary' }, summary),
         h('ul', { class: 'test-list' }, answer.results.map(resultItem)))
     } catch (error) {
-      replace(results, h('p', { class: 'notice notice-error' }, errorSentence(error, 'test')))
+      replace(results, h('p', { class: 'notice notice-error' }, errorSentence(error)))
     } finally {
       button.disabled = false
       await onDone?.()

@@ -43,7 +43,7 @@ export async function verifySection(server, onVerified) {
       announce(t('dash.verify.done'))
       await onVerified()
     } catch (error) {
-      replace(result, h('p', { class: 'notice notice-error' }, errorSentence(error, 'verify')))
+      replace(result, h('p', { class: 'notice notice-error' }, errorSentence(error)))
     } finally {
       button.disabled = false
     }

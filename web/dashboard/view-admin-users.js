@@ -52,14 +52,14 @@ async function drawUsers(ctx, el, after = {}) {
         await patch(userPath(u.id), { disabled: !u.disabled })
         announce(t(u.disabled ? 'dash.users.enabled' : 'dash.users.disabled', { email: name }))
         await again({ id: u.id, label: u.disabled ? disable : enable })
-      }, { className: 'button-small', ariaLabel: t(u.disabled ? 'dash.users.enableLabel' : 'dash.users.disableLabel', { email: name }), scope: 'users' }),
+      }, { className: 'button-small', ariaLabel: t(u.disabled ? 'dash.users.enableLabel' : 'dash.users.disableLabel', { email: name }) }),
       actionButton(u.isAdmin ? removeAdmin : makeAdmin, async () => {
         await patch(userPath(u.id), { admin: !u.isAdmin })
         announce(t(u.isAdmin ? 'dash.users.demoted' : 'dash.users.promoted', { email: name }))
         // Their own right given up: this page (and the header's administrator links) are no longer theirs.
         if (u.id === me && u.isAdmin) return ctx.userChanged({ isAdmin: false })
         await again({ id: u.id, label: u.isAdmin ? makeAdmin : removeAdmin })
-      }, { className: 'button-small', ariaLabel: t(u.isAdmin ? 'dash.users.removeAdminLabel' : 'dash.users.makeAdminLabel', { email: name }), scope: 'users' }),
+      }, { className: 'button-small', ariaLabel: t(u.isAdmin ? 'dash.users.removeAdminLabel' : 'dash.users.makeAdminLabel', { email: name }) }),
       actionButton(t('dash.users.resetLink'), async () => {
         const answer = /** @type {ResetLinkAnswer} */ (await post(userPath(u.id, '/reset-link')))
         await again('reset-link', { user: u, answer })
@@ -73,7 +73,7 @@ async function drawUsers(ctx, el, after = {}) {
         announce(tn('dash.users.deleted', u.servers, { email: name }))
         await again('heading', after.link?.user.id === u.id ? undefined : after.link)
       }, {
-        className: 'button-small button-danger', ariaLabel: t('dash.deleteLabel', { name }), scope: 'users',
+        className: 'button-small button-danger', ariaLabel: t('dash.deleteLabel', { name }),
         confirmText: tn('dash.users.confirmDelete', u.servers, { email: name }),
       }))
     }

@@ -12,13 +12,15 @@ export interface ErrorBody {
 }
 
 /**
- * `field`: the one body field, query or path parameter at fault, where there is one.
+ * `field`: the one body field, query or path parameter at fault, where there is one; `reason`:
+ * which refusal, where one code covers several and no field is at fault.
  * @answer GET /api/v1/votes/check 400 error
  */
 export interface ErrorDetail {
   code: string
   message: string
   field?: string
+  reason?: string
 }
 
 /** @answer DELETE /api/v1/me/servers/{slug} 200 */
