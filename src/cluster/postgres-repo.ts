@@ -1,8 +1,9 @@
 import { exec, row, type Pg } from '../db/postgres-client.ts'
 import type { ClusterRepo, LimitCount } from './repo.ts'
 
-// The counting itself is the function rate_limit_hit (migrations/postgres/0090_cluster.sql): one
-// statement per request, deciding under the counter row's lock.
+// The counting itself is the function rate_limit_hit (migrations/postgres/0090_cluster.sql, as
+// 0096_rate_limit_hit_locked.sql replaced it): one statement per request, deciding under the
+// counter row's lock.
 const HIT = 'SELECT allowed, used, frees_at AS "freesAt" FROM rate_limit_hit($1, $2, $3, $4, $5, $6)'
 
 // A period is taken by the first instance to claim it: the row's lock orders claims made at once,
