@@ -20,12 +20,21 @@ const START_ATTEMPTS = `WITH s AS (SELECT * FROM jsonb_to_recordset($1::text::js
   SELECT d.n, started.id, d.attempts AS attempt, d.series_start AS "seriesStart",
     (SELECT count(*) FROM delivery_attempt r WHERE r.delivery_id = d.id AND r.series_start = d.series_start AND r.rate_limited = 1) AS "rateLimited"
   FROM d JOIN started ON started.delivery_id = d.id`
-// Many attempts closed, and their deliveries' statuses set, in one statement.
+// Many attempts closed, and their deliveries' statuses set, in one statement: each only while it
+// is still its delivery's latest attempt, in its current series (DeliveriesRepo.endAttempts). The
+// check is made on the delivery row, which a later attempt's start (or a redeliver) writes, and
+// that row is updated before the attempt's (the main statement reads `latest`), as in
+// START_ATTEMPTS: under READ COMMITTED an end that waited for such a start's commit checks the
+// row again as committed, and writes nothing.
 const END_ATTEMPTS = `WITH e AS (SELECT * FROM jsonb_to_recordset($1::text::jsonb) AS e(attempt_id bigint, delivery_id text, status text, error text,
     http_status int, duration_ms int, next_attempt_at bigint, rate_limited int, at bigint)),
-  closed AS (UPDATE delivery_attempt a SET status = e.status, error = e.error, http_status = e.http_status, duration_ms = e.duration_ms,
-              next_attempt_at = e.next_attempt_at, rate_limited = e.rate_limited FROM e WHERE a.id = e.attempt_id)
-  UPDATE delivery SET status = e.status, next_attempt_at = e.next_attempt_at, updated_at = e.at FROM e WHERE delivery.id = e.delivery_id`
+  latest AS (UPDATE delivery SET status = e.status, next_attempt_at = e.next_attempt_at, updated_at = e.at
+              FROM e JOIN delivery_attempt a ON a.id = e.attempt_id
+              WHERE delivery.id = e.delivery_id AND a.delivery_id = delivery.id AND a.attempt = delivery.attempts AND a.series_start = delivery.series_start
+              RETURNING e.attempt_id)
+  UPDATE delivery_attempt a SET status = e.status, error = e.error, http_status = e.http_status, duration_ms = e.duration_ms,
+    next_attempt_at = e.next_attempt_at, rate_limited = e.rate_limited
+  FROM e JOIN latest ON latest.attempt_id = e.attempt_id WHERE a.id = e.attempt_id`
 const FAIL_INTERRUPTED_TESTS = `UPDATE delivery SET status = 'failed', updated_at = $1 WHERE test = 1 AND status = 'pending' AND created_at < $2`
 const CLOSE_ALL_INTERRUPTED = `UPDATE delivery_attempt a SET status = 'failed', error = $1,
     next_attempt_at = CASE WHEN (SELECT test FROM delivery WHERE id = a.delivery_id) = 1 THEN NULL ELSE $2 END

@@ -105,7 +105,13 @@ export interface DeliveriesRepo {
   // limited before it; or null where the delivery is gone, has ended, or has begun another series
   // (a redeliver): no attempt is due from that series any more. A delivery may appear once.
   startAttempts(starts: AttemptStart[]): Awaitable<(StartedAttempt | null)[]>
-  // Closes each attempt with its outcome and sets its delivery's status and next attempt time.
+  // Closes each attempt with its outcome and sets its delivery's status and next attempt time, as
+  // long as it is still the delivery's latest attempt, in its current series. An attempt that
+  // outlived its job's lease (its process paused) may have been followed by another, begun by the
+  // runner that claimed the job again, which closed it as interrupted: its outcome, coming late,
+  // is then left out, and what the later attempt records stands (its job too: a settlement only
+  // acts under its own claim's lease). One closed as interrupted by a start (closeInterrupted),
+  // with no attempt begun since, takes its outcome, then known.
   endAttempts(ends: AttemptEnd[]): Awaitable<void>
   // Closes the attempts still pending that started before `startedBefore`, as cut short by a
   // process that is gone (and fails the tests created before it). Queued deliveries are retried

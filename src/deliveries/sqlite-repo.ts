@@ -19,8 +19,11 @@ export function sqliteDeliveriesRepo(db: Database) {
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempt (delivery_id, server_id, attempt, series_start, status, started_at)
     VALUES (?, ?, ?, ?, 'pending', ?)`)
   const rateLimitedInSeries = db.prepare(`SELECT count(*) AS n FROM delivery_attempt WHERE delivery_id = ? AND series_start = ? AND rate_limited = 1`)
+  // Only while it is its delivery's latest attempt, in its current series (DeliveriesRepo.endAttempts).
   const endAttempt = db.prepare(`UPDATE delivery_attempt SET status = $status, error = $error, http_status = $httpStatus,
-    duration_ms = $durationMs, next_attempt_at = $nextAttemptAt, rate_limited = $rateLimited WHERE id = $attemptId`)
+    duration_ms = $durationMs, next_attempt_at = $nextAttemptAt, rate_limited = $rateLimited
+    WHERE id = $attemptId AND EXISTS (SELECT 1 FROM delivery d WHERE d.id = delivery_attempt.delivery_id
+      AND d.attempts = delivery_attempt.attempt AND d.series_start = delivery_attempt.series_start)`)
   const setStatus = db.prepare('UPDATE delivery SET status = ?2, next_attempt_at = ?3, updated_at = ?4 WHERE id = ?1')
   const newSeries = db.prepare(`UPDATE delivery SET status = 'pending', series_start = ?2, next_attempt_at = ?3, updated_at = ?3 WHERE id = ?1 AND attempts = ?2 - 1`)
   // An attempt's place in its series' schedule: the rate-limited attempts before it do not count.
@@ -58,9 +61,9 @@ export function sqliteDeliveriesRepo(db: Database) {
     },
     endAttempts(ends) {
       for (const e of ends) {
-        endAttempt.run({ attemptId: e.attemptId, status: e.status, error: e.error, httpStatus: e.httpStatus, durationMs: e.durationMs,
+        const ended = endAttempt.run({ attemptId: e.attemptId, status: e.status, error: e.error, httpStatus: e.httpStatus, durationMs: e.durationMs,
           nextAttemptAt: e.nextAttemptAt, rateLimited: e.rateLimited ? 1 : 0 })
-        setStatus.run(e.deliveryId, e.status, e.nextAttemptAt, e.at)
+        if (ended.changes) setStatus.run(e.deliveryId, e.status, e.nextAttemptAt, e.at)
       }
     },
     attemptInProgress: (id) => hasPending.get(id) !== null,
