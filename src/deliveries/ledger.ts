@@ -134,9 +134,10 @@ export function createAttemptLedger(store: DeliveriesTx & StoreWrites<Deliveries
     // left without a handler until then ends a Bun process.
     // While the database cannot be reached (a restart, a failover) the group is written again: an
     // attempt's outcome that failed to be written leaves its job leased by this live instance until
-    // jobs.lease ends, and sent again then. Each of its writes can be made again (an outcome and a
-    // settlement hold only while the job holds this claim's lease; a start written twice closes the
-    // first as interrupted, before anything is sent).
+    // jobs.lease ends, and sent again then. Each of its writes can be made again (an outcome holds
+    // only while its attempt is the delivery's latest, a settlement only while the job holds this
+    // claim's lease; a start written twice closes the first as interrupted, before anything is
+    // sent).
     const written = throughOutage(() => write(group)).then((r): { r: Written } => ({ r }), (error: unknown) => ({ error }))
     // Answered in the order the groups were made, whichever commits first: attempts begin (and
     // so go out) in the order they were asked for.
