@@ -84,7 +84,7 @@ export function postgresDeliveriesRepo(pg: Pg) {
     async startSeries(id, seriesStart, at) {
       // Under READ COMMITTED the row is checked again once an attempt being begun meanwhile has
       // committed: its count has then moved on, and nothing is written.
-      return (await exec(pg, `UPDATE delivery SET status = 'pending', series_start = $2, next_attempt_at = $3, updated_at = $3 WHERE id = $1 AND attempts = $2 - 1`, [id, seriesStart, at])) > 0
+      return (await exec(pg, `UPDATE delivery SET status = 'pending', series_start = $2, next_attempt_at = $3, updated_at = $3 WHERE id = $1 AND attempts = $2 - 1 AND series_start < $2`, [id, seriesStart, at])) > 0
     },
     async attempts(serverId, before, limit, filter = {}) {
       const found = await rows<Omit<AttemptRow, 'test' | 'rateLimited'> & { test: number; rateLimited: number }>(pg, LIST,

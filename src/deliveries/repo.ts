@@ -119,8 +119,9 @@ export interface DeliveriesRepo {
   closeInterrupted(at: number, startedBefore: number): Awaitable<number>
   attemptInProgress(id: string): Awaitable<boolean>
   // A new series of attempts (a redeliver), starting at attempt `seriesStart`, the one after the
-  // delivery's last. False (nothing written) when another attempt has begun meanwhile: on
-  // PostgreSQL another instance may begin one between redeliver's check and this write.
+  // delivery's last. False (nothing written) when another attempt has begun meanwhile, or that
+  // series was already started (a second redeliver): on PostgreSQL another instance may do either
+  // between redeliver's check and this write.
   startSeries(id: string, seriesStart: number, at: number): Awaitable<boolean>
   // Newest first; `before` is an attempt id (exclusive).
   attempts(serverId: string, before: number, limit: number, filter?: AttemptFilter): Awaitable<AttemptRow[]>

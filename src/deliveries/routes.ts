@@ -78,7 +78,7 @@ export const deliveryRoutes = (rt: DeliveryRoutesDeps) =>
       response: Redelivered,
       detail: {
         summary: 'Send a delivery again',
-        description: 'Queues a new series of attempts for a delivery (`id` is the `deliveryId` of a Deliveries item), whatever its status: the first at once, then the whole retry schedule, with the current settings. Attempt numbers continue from the last one. 409 for a test, while an attempt is in progress, or when the channel is no longer configured.',
+        description: 'Queues a new series of attempts for a delivery (`id` is the `deliveryId` of a Deliveries item), whatever its status: the first at once, then the whole retry schedule, with the current settings. Attempt numbers continue from the last one. 409 for a test, while an attempt is in progress, while the delivery already waits for the first attempt of a series (a redeliver sent twice: the vote is sent once), or when the channel is no longer configured.',
         tags: ['Owner: notifications'],
       },
     })

@@ -61,12 +61,19 @@ export function redeliver(deps: DeliveryDeps, server: Server, deliveryId: string
     if (!d || d.serverId !== server.id) throw notFound(`no delivery with the id "${deliveryId}" for this server`)
     if (d.test) throw refusal('TEST_NOT_RESENT', 'a test is never sent again: press Test for a new one')
     if (yield* use(tx.deliveries.attemptInProgress(d.id))) throw refusal('ATTEMPT_IN_PROGRESS', 'an attempt of this delivery is in progress; wait for its outcome')
+    // A series whose first attempt has not begun (a redeliver pressed twice, or a delivery still
+    // waiting for its first attempt) already has its job: a second job of the same series would
+    // send the vote once more alongside it.
+    if (d.status === 'pending' && d.attempts < d.seriesStart) throw refusal('ALREADY_QUEUED', 'this delivery is already queued to be sent again; wait for its attempt')
     if (!(yield* use(tx.channels.configured(server.id))).includes(d.channel)) {
       throw refusal('CHANNEL_REMOVED', `no ${CHANNEL_LABELS[d.channel]} is configured any more: set it up again first`)
     }
     const now = deps.clock.now()
     const series = d.attempts + 1
-    if (!(yield* use(tx.deliveries.startSeries(d.id, series, now)))) throw refusal('ATTEMPT_IN_PROGRESS', 'an attempt of this delivery is in progress; wait for its outcome')
+    // Refused by the write itself when another redeliver (another instance) began this series.
+    if (!(yield* use(tx.deliveries.startSeries(d.id, series, now)))) {
+      throw refusal('ATTEMPT_IN_PROGRESS', 'an attempt of this delivery is in progress, or it is already queued to be sent again; wait for its outcome')
+    }
     yield* use(tx.jobs.enqueue({ kind: DELIVERY_JOB, payload: { deliveryId: d.id, series } satisfies DeliveryJob }, now))
     return { id: d.id, channel: d.channel, status: 'pending' as const, nextAttempt: series, nextAttemptAt: now }
   })

@@ -25,7 +25,7 @@ export function sqliteDeliveriesRepo(db: Database) {
     WHERE id = $attemptId AND EXISTS (SELECT 1 FROM delivery d WHERE d.id = delivery_attempt.delivery_id
       AND d.attempts = delivery_attempt.attempt AND d.series_start = delivery_attempt.series_start)`)
   const setStatus = db.prepare('UPDATE delivery SET status = ?2, next_attempt_at = ?3, updated_at = ?4 WHERE id = ?1')
-  const newSeries = db.prepare(`UPDATE delivery SET status = 'pending', series_start = ?2, next_attempt_at = ?3, updated_at = ?3 WHERE id = ?1 AND attempts = ?2 - 1`)
+  const newSeries = db.prepare(`UPDATE delivery SET status = 'pending', series_start = ?2, next_attempt_at = ?3, updated_at = ?3 WHERE id = ?1 AND attempts = ?2 - 1 AND series_start < ?2`)
   // An attempt's place in its series' schedule: the rate-limited attempts before it do not count.
   const list = db.prepare(`SELECT a.id, a.delivery_id AS deliveryId, d.vote_id AS voteId, d.pseudo, d.channel, d.test, a.attempt,
       a.attempt - a.series_start + 1 - (SELECT count(*) FROM delivery_attempt r WHERE r.delivery_id = a.delivery_id

@@ -40,7 +40,8 @@ export const REASONS = {
   SQLITE_ONLY: 'CONFLICT', // a backup of a site on PostgreSQL
   NO_CHANNEL: 'CONFLICT', // a test vote with no channel configured
   TEST_NOT_RESENT: 'CONFLICT', // redelivering a test
-  ATTEMPT_IN_PROGRESS: 'CONFLICT', // redelivering while an attempt runs
+  ATTEMPT_IN_PROGRESS: 'CONFLICT', // redelivering while an attempt runs (or, raced, is queued)
+  ALREADY_QUEUED: 'CONFLICT', // redelivering a delivery whose series' first attempt has not begun
   CHANNEL_REMOVED: 'CONFLICT', // redelivering to a channel no longer configured
   MOTD_UNREADABLE: 'CONFLICT', // verification: the server did not answer
   TOKEN_NOT_IN_MOTD: 'CONFLICT', // verification: the token is not in the MOTD read

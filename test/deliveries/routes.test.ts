@@ -226,6 +226,28 @@ describeBackends('POST …/deliveries/{id}/redeliver', (backend) => {
     expect(await jobCount(rt)).toBe(0)
   })
 
+  test('redeliver pressed twice before the new series begins: one new series, the vote is sent once more, not twice', async () => {
+    const { rt, app, cookie, server, webhook } = await setup(backend)
+    await rt.store.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
+    webhook.reply(500)
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    const [d] = (await deliveryRows(rt))
+    const redo = () => call(app, 'POST', `/api/v1/me/servers/${server.slug}/deliveries/${d.id}/redeliver`, { headers: { cookie } })
+    expect((await redo()).status).toBe(200)
+    const again = await redo()
+    expect(again.status).toBe(409)
+    expect((await again.json()).error).toEqual({ code: 'CONFLICT', message: 'this delivery is already queued to be sent again; wait for its attempt', reason: 'ALREADY_QUEUED' })
+    await rt.queue.drain()
+    expect(webhook.received.length).toBe(2)
+    expect((await attemptRows(rt)).map((a) => [a.attempt, a.status])).toEqual([[1, 'failed'], [2, 'succeeded']])
+    // The first series' retry job, due a minute after attempt 1, is stale and ends without sending.
+    rt.clock.advance(60_000)
+    await rt.queue.drain()
+    expect(webhook.received.length).toBe(2)
+    expect(await jobCount(rt)).toBe(0)
+  })
+
   test('unknown id 404, another server\'s delivery 404, a test 409, a removed channel 409', async () => {
     const { rt, app, cookie, server, webhook } = await setup(backend)
     await rt.store.channels.putWebhook(server.id, webhook.url(), SECRET, rt.clock.now())
