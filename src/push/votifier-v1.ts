@@ -5,6 +5,10 @@ import { openVotifierConnection, type VotifierTarget, type VotifierTimeouts, typ
 // NuVotifier reads exactly 256 bytes (one RSA-2048 block); PKCS#1 v1.5 padding takes 11 of them.
 const BLOCK_BYTES = 256
 const MAX_PLAIN_BYTES = BLOCK_BYTES - 11
+// Encryptions of one vote at most, to get a block that does not begin with the v2 magic: each
+// draw begins with it with a chance of 2^-16.
+const MAX_DRAWS = 8
+const beginsWithV2Magic = (block: Buffer) => block[0] === 0x73 && block[1] === 0x3a
 
 // The v1 block, encrypted before connecting: a key Votifier cannot use fails without a connection.
 export function encryptVotifierV1Block(publicKey: string, vote: VotifierVote): Buffer {
@@ -14,10 +18,16 @@ export function encryptVotifierV1Block(publicKey: string, vote: VotifierVote): B
   }
   let block: Buffer
   try {
-    block = votifierEncrypter(publicKey)(plain)
+    const encrypt = votifierEncrypter(publicKey)
+    block = encrypt(plain)
+    // NuVotifier reads a connection whose first two bytes are 0x733A as a v2 frame: a v1 block
+    // that begins with them (one in 65,536) would be refused as a v2 vote, and v1 has no answer
+    // to tell us. The padding is random, so encrypting again gives another block.
+    for (let draws = 1; beginsWithV2Magic(block) && draws < MAX_DRAWS; draws++) block = encrypt(plain)
   } catch {
     throw new DeliveryFailure('bad key: the stored Votifier public key cannot be read; paste the listener\'s rsa/public.key again')
   }
+  if (beginsWithV2Magic(block)) throw new DeliveryFailure(`the v1 block began with the v2 magic 0x733A ${MAX_DRAWS} times: the encryption is not random`)
   if (block.length !== BLOCK_BYTES) {
     throw new DeliveryFailure(`bad key: the stored public key is ${block.length * 8}-bit; Votifier needs the listener's 2048-bit rsa/public.key`)
   }
