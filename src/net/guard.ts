@@ -22,6 +22,12 @@ export const systemLookup: Lookup = (host) => nodeDns().lookup(host, { all: true
 // checked is the address used (no second lookup a rebinding DNS server could answer differently).
 // Refused when any resolved address is private, unless private targets are allowed.
 export async function resolveTarget(host: string, allowPrivate: boolean, resolve: Lookup = systemLookup): Promise<ResolvedTarget> {
+  const [first] = await resolveAll(host, allowPrivate, resolve)
+  return { host: host.replace(/^\[(.*)\]$/, '$1'), address: first.address, family: first.family === 6 ? 6 : 4 }
+}
+
+// Every address of the host, in the resolver's order, each checked as resolveTarget checks them.
+async function resolveAll(host: string, allowPrivate: boolean, resolve: Lookup): Promise<{ address: string; family: number }[]> {
   const bare = host.replace(/^\[(.*)\]$/, '$1')
   let addresses: { address: string; family: number }[]
   if (isIP(bare)) {
@@ -38,8 +44,7 @@ export async function resolveTarget(host: string, allowPrivate: boolean, resolve
     const bad = addresses.find((a) => isPrivateAddress(a.address))
     if (bad) throw new TargetRefused(`${host} resolves to ${bad.address}, a private or reserved address`, 'private')
   }
-  const first = addresses[0]
-  return { host: bare, address: first.address, family: first.family === 6 ? 6 : 4 }
+  return addresses
 }
 
 // A failed send to an owner's target, worded for the owner: the message is what the Deliveries
@@ -67,9 +72,17 @@ export interface TargetOptions {
 // answer fails the attempt then (retried on the schedule), instead of holding it for as long as
 // the system's resolver takes to give up.
 export async function checkedAddress(host: string, opts: TargetOptions, timeoutMs: number): Promise<string> {
+  return (await checkedAddresses(host, opts, timeoutMs))[0]
+}
+
+// Every address of the host, checked, in the resolver's order, without repeats: where one of them
+// refuses the connection, the next may take it (a listener bound to IPv4 only, as NuVotifier's
+// default 0.0.0.0 is, behind a name that has an IPv6 address too).
+export async function checkedAddresses(host: string, opts: TargetOptions, timeoutMs: number): Promise<string[]> {
   try {
     const late = () => new DeliveryFailure(`DNS failure: no answer for ${host} within ${seconds(timeoutMs)} (timed out): check the host name, or this machine's DNS resolver`)
-    return (await withDeadline(resolveTarget(host, opts.allowPrivate, opts.lookup), timeoutMs, late)).address
+    const found = await withDeadline(resolveAll(host, opts.allowPrivate, opts.lookup ?? systemLookup), timeoutMs, late)
+    return [...new Set(found.map((a) => a.address))]
   } catch (e) {
     if (!(e instanceof TargetRefused)) throw e
     throw new DeliveryFailure(e.reason === 'unresolved'

@@ -1,5 +1,5 @@
-import { checkedAddress, type TargetOptions } from '../net/guard.ts'
-import type { VotifierTimeouts, VotifierVote } from './votifier-connection.ts'
+import { checkedAddresses, DeliveryFailure, type TargetOptions } from '../net/guard.ts'
+import { ConnectFailure, type VotifierTimeouts, type VotifierVote } from './votifier-connection.ts'
 import { sendVotifierV1 } from './votifier-v1.ts'
 import { sendVotifierV2 } from './votifier-v2.ts'
 
@@ -13,13 +13,28 @@ export interface VotifierListener {
 }
 
 // One push to the owner's Votifier listener: the host is checked and resolved here, at send time,
-// and the connection goes to that address.
+// and the connection goes to those addresses. An address that refuses the connection (or cannot be
+// reached) is followed by the next one, as Java's clients find an IPv4-only listener (NuVotifier
+// binds 0.0.0.0 by default) behind a name with an IPv6 address too. Once connected, the vote may
+// have been sent: no other address is tried.
 export async function pushVote(listener: VotifierListener, vote: VotifierVote, opts: TargetOptions & { timeouts: VotifierTimeouts }): Promise<void> {
-  // The lookup and the TCP handshake share the connect time limit (the jobs' lease is sized on it).
+  // The lookup and the TCP handshakes share the connect time limit (the jobs' lease is sized on it).
   const deadline = performance.now() + opts.timeouts.connectMs
-  const address = await checkedAddress(listener.host, opts, opts.timeouts.connectMs)
-  const target = { host: listener.host, address, port: listener.port }
-  const timeouts = { ...opts.timeouts, handshakeMs: Math.max(1, Math.ceil(deadline - performance.now())) }
-  if (listener.protocol === 'v1') await sendVotifierV1(target, listener.publicKey ?? '', vote, timeouts)
-  else await sendVotifierV2(target, listener.token ?? '', vote, timeouts)
+  const addresses = await checkedAddresses(listener.host, opts, opts.timeouts.connectMs)
+  const refused: ConnectFailure[] = []
+  for (const address of addresses) {
+    const left = Math.ceil(deadline - performance.now())
+    if (refused.length && left <= 0) break
+    const target = { host: listener.host, address, port: listener.port }
+    const timeouts = { ...opts.timeouts, handshakeMs: Math.max(1, left) }
+    try {
+      if (listener.protocol === 'v1') await sendVotifierV1(target, listener.publicKey ?? '', vote, timeouts)
+      else await sendVotifierV2(target, listener.token ?? '', vote, timeouts)
+      return
+    } catch (e) {
+      if (!(e instanceof ConnectFailure)) throw e
+      refused.push(e)
+    }
+  }
+  throw refused.length === 1 ? refused[0] : new DeliveryFailure(refused.map((e) => e.message).join('; '))
 }

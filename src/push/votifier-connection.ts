@@ -37,6 +37,10 @@ export interface VotifierConnection {
   close(): void
 }
 
+// The connection was never made (refused, unreachable, no handshake in time): nothing was sent, so
+// another address of the host may be tried.
+export class ConnectFailure extends DeliveryFailure {}
+
 const label = (t: VotifierTarget) => `${t.host}:${t.port}${t.host === t.address ? '' : ` (${t.address})`}`
 
 function socketFailure(t: VotifierTarget, e: NodeJS.ErrnoException): DeliveryFailure {
@@ -129,10 +133,10 @@ export function openVotifierConnection(t: VotifierTarget, timeouts: VotifierTime
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.destroy()
-      reject(new DeliveryFailure(`no connection to ${label(t)} within ${seconds(timeouts.connectMs)} (timed out): is the host up and the port open to the internet?`))
+      reject(new ConnectFailure(`no connection to ${label(t)} within ${seconds(timeouts.connectMs)} (timed out): is the host up and the port open to the internet?`))
     }, timeouts.handshakeMs ?? timeouts.connectMs)
     socket.once('connect', () => { clearTimeout(timer); resolve(connection) })
-    socket.once('error', () => { clearTimeout(timer); reject(failure) })
+    socket.once('error', () => { clearTimeout(timer); reject(new ConnectFailure(failure!.message)) })
     socket.connect({ host: t.address, port: t.port })
   })
 }

@@ -206,6 +206,18 @@ describe('pushVote: the send-time target check', () => {
     expect(r.votes.length).toBe(1)
   })
 
+  test('a host with an IPv6 address the listener does not listen on (NuVotifier binds 0.0.0.0 by default): the next address gets the vote', async () => {
+    const r = receiver() // listens on 127.0.0.1 only
+    const lookup = async () => [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }]
+    await pushVote(settings(r.port, 'mc.example.org'), vote, { allowPrivate: true, lookup, timeouts })
+    expect(r.votes.map((v) => v.username)).toEqual(['Steve'])
+    // Every address refusing: each is named, in the order tried.
+    const closed = freePort()
+    const f = await failure(pushVote(settings(closed, 'mc.example.org'), vote, { allowPrivate: true, lookup, timeouts }))
+    expect(f.message).toBe(`connection refused by mc.example.org:${closed} (::1): nothing listens on that port (is the Votifier listener running, and is the port right?); `
+      + `connection refused by mc.example.org:${closed} (127.0.0.1): nothing listens on that port (is the Votifier listener running, and is the port right?)`)
+  })
+
   test('unknown host, and private targets refused unless allowed', async () => {
     const r = receiver()
     const nx = async () => { throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }
