@@ -1,4 +1,4 @@
-import { checkedAddress, DeliveryFailure, seconds, type TargetOptions } from './guard.ts'
+import { checkedAddresses, DeliveryFailure, seconds, type TargetOptions } from './guard.ts'
 import { isIP } from './ip.ts'
 
 // One HTTP POST of a delivery to an owner's URL (a webhook receiver, Discord), to the address
@@ -24,24 +24,35 @@ function networkFailure(e: unknown, url: URL, timeoutMs: number): DeliveryFailur
   return new DeliveryFailure(`request to ${url.host} failed: ${err.message ?? String(e)}`)
 }
 
+// The connection was never made: nothing was sent, and the host's next address may take it.
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'])
+
+// The host's addresses are tried in the resolver's order while one refuses the connection or
+// cannot be reached (an IPv6 address nothing answers on, beside the IPv4 one that serves), within
+// the one time limit. A request that reached a receiver is never sent to another address.
 export async function postToCheckedAddress(url: URL, body: string, headers: Record<string, string>, opts: PostOptions): Promise<Response> {
   // One time limit for the whole request, the lookup included.
   const deadline = performance.now() + opts.timeoutMs
-  const address = await checkedAddress(url.hostname, opts, opts.timeoutMs)
-  const direct = new URL(url)
-  direct.hostname = isIP(address) === 6 ? `[${address}]` : address
-  try {
-    return await fetch(direct, {
-      method: 'POST',
-      body,
-      headers: { ...headers, Host: url.host },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(Math.max(1, Math.ceil(deadline - performance.now()))),
-      ...(url.protocol === 'https:' ? { tls: { serverName: url.hostname.replace(/^\[(.*)\]$/, '$1'), ...(opts.ca ? { ca: opts.ca } : {}) } } : {}),
-    })
-  } catch (e) {
-    throw networkFailure(e, url, opts.timeoutMs)
+  const addresses = await checkedAddresses(url.hostname, opts, opts.timeoutMs)
+  let failure: unknown
+  for (const address of addresses) {
+    const direct = new URL(url)
+    direct.hostname = isIP(address) === 6 ? `[${address}]` : address
+    try {
+      return await fetch(direct, {
+        method: 'POST',
+        body,
+        headers: { ...headers, Host: url.host },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(Math.max(1, Math.ceil(deadline - performance.now()))),
+        ...(url.protocol === 'https:' ? { tls: { serverName: url.hostname.replace(/^\[(.*)\]$/, '$1'), ...(opts.ca ? { ca: opts.ca } : {}) } } : {}),
+      })
+    } catch (e) {
+      failure = e
+      if (!NOT_CONNECTED.has((e as { code?: string }).code ?? '') || deadline - performance.now() < 1) break
+    }
   }
+  throw networkFailure(failure, url, opts.timeoutMs)
 }
 
 // Printable, one line, short: a receiver's answer shown in the Deliveries tab.

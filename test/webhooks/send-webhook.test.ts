@@ -132,6 +132,17 @@ describeBackends('webhook deliveries', (backend) => {
     }
   })
 
+  test('a host whose first address refuses the connection: the next address gets the vote, in the same attempt', async () => {
+    const r = receiver() // listens on 127.0.0.1 only
+    const lookup = async () => [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }]
+    const { rt, server } = await withWebhook(backend, `http://hooks.example:${r.port}/votes`, {}, { lookup })
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    expect(r.received.length).toBe(1)
+    expect(r.received[0].headers.host).toBe(`hooks.example:${r.port}`)
+    expect(await attemptRows(rt)).toEqual([expect.objectContaining({ attempt: 1, status: 'succeeded', httpStatus: 204, error: null })])
+  })
+
   test('a redirect is not followed', async () => {
     const r = receiver()
     r.reply({ status: 302, headers: { location: r.url('/elsewhere') } })
