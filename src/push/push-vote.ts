@@ -13,20 +13,22 @@ export interface VotifierListener {
 }
 
 // One push to the owner's Votifier listener: the host is checked and resolved here, at send time,
-// and the connection goes to those addresses. An address that refuses the connection (or cannot be
-// reached) is followed by the next one, as Java's clients find an IPv4-only listener (NuVotifier
-// binds 0.0.0.0 by default) behind a name with an IPv6 address too. Once connected, the vote may
-// have been sent: no other address is tried.
+// and the connection goes to those addresses. An address that refuses the connection, cannot be
+// reached or does not complete the handshake in its share of the time is followed by the next one,
+// as Java's clients find an IPv4-only listener (NuVotifier binds 0.0.0.0 by default) behind a name
+// with an IPv6 address too. Once connected, the vote may have been sent: no other address is tried.
 export async function pushVote(listener: VotifierListener, vote: VotifierVote, opts: TargetOptions & { timeouts: VotifierTimeouts }): Promise<void> {
   // The lookup and the TCP handshakes share the connect time limit (the jobs' lease is sized on it).
   const deadline = performance.now() + opts.timeouts.connectMs
   const addresses = await checkedAddresses(listener.host, opts, opts.timeouts.connectMs)
   const refused: ConnectFailure[] = []
-  for (const address of addresses) {
+  for (const [i, address] of addresses.entries()) {
     const left = Math.ceil(deadline - performance.now())
     if (refused.length && left <= 0) break
     const target = { host: listener.host, address, port: listener.port }
-    const timeouts = { ...opts.timeouts, handshakeMs: Math.max(1, left) }
+    // An equal share of the time left for each address still to try: an address whose firewall
+    // drops the handshake must not leave none to the next one.
+    const timeouts = { ...opts.timeouts, handshakeMs: Math.max(1, Math.ceil(left / (addresses.length - i))) }
     try {
       if (listener.protocol === 'v1') await sendVotifierV1(target, listener.publicKey ?? '', vote, timeouts)
       else await sendVotifierV2(target, listener.token ?? '', vote, timeouts)

@@ -11,11 +11,13 @@ export interface UnansweredPort {
   stop(): void
 }
 
-export async function startUnansweredPort(): Promise<UnansweredPort> {
+// `at`: another loopback address, or a given port (beside a listener on the same port of 127.0.0.1).
+export async function startUnansweredPort(at: { host?: string; port?: number } = {}): Promise<UnansweredPort> {
+  const host = at.host ?? '127.0.0.1'
   const listener = Bun.spawn(['python3', '-c', [
     'import socket, sys',
     's = socket.socket()',
-    "s.bind(('127.0.0.1', 0))",
+    `s.bind(('${host}', ${at.port ?? 0}))`,
     's.listen(0)',
     'print(s.getsockname()[1], flush=True)',
     'sys.stdin.read()', // until the test closes our stdin (or dies)
@@ -25,7 +27,7 @@ export async function startUnansweredPort(): Promise<UnansweredPort> {
   if (!Number.isInteger(port) || port <= 0) throw new Error('the python3 listener did not start')
   // Take the only slot of the accept queue.
   const filler: Socket = await new Promise((resolve, reject) => {
-    const s = connect(port, '127.0.0.1')
+    const s = connect(port, host)
     s.once('connect', () => resolve(s))
     s.once('error', reject)
   })

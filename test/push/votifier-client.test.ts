@@ -218,6 +218,18 @@ describe('pushVote: the send-time target check', () => {
       + `connection refused by mc.example.org:${closed} (127.0.0.1): nothing listens on that port (is the Votifier listener running, and is the port right?)`)
   })
 
+  test('a first address that drops the handshake does not take the whole connect time: the next address still gets the vote', async () => {
+    const r = receiver() // on 127.0.0.1
+    const silent = await startUnansweredPort({ host: '127.0.0.2', port: r.port })
+    try {
+      const lookup = async () => [{ address: '127.0.0.2', family: 4 }, { address: '127.0.0.1', family: 4 }]
+      await pushVote(settings(r.port, 'mc.example.org'), vote, { allowPrivate: true, lookup, timeouts: { connectMs: 3000, readMs: 10_000 } })
+      expect(r.votes.map((v) => v.username)).toEqual(['Steve'])
+    } finally {
+      silent.stop()
+    }
+  })
+
   test('unknown host, and private targets refused unless allowed', async () => {
     const r = receiver()
     const nx = async () => { throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }
