@@ -38,12 +38,14 @@ export function isIPv6(text: string): boolean {
 export const isIP = (text: string): 0 | 4 | 6 => (isIPv4(text) ? 4 : isIPv6(text) ? 6 : 0)
 
 // Parses an IPv4 or IPv6 literal into its bytes (4 or 16). IPv4-mapped IPv6 (::ffff:a.b.c.d)
-// comes back as the 4 IPv4 bytes, so every caller treats it as the IPv4 address it is.
+// comes back as the 4 IPv4 bytes, so every caller treats it as the IPv4 address it is. An IPv6
+// zone (the interface a link-local peer was seen on) is read past; an IPv4 address has none
+// (node:net refuses 1.2.3.4%eth0 too).
 export function parseIp(text: string): Uint8Array | null {
-  const s = text.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '')
+  const s = text.trim().replace(/^\[(.*)\]$/, '$1')
   if (isIPv4(s)) return Uint8Array.from(s.split('.').map(Number))
   if (!isIPv6(s)) return null
-  const bytes = ipv6Bytes(s)
+  const bytes = ipv6Bytes(s.replace(/%.*$/, ''))
   const mapped = bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff
   return mapped ? bytes.slice(12) : bytes
 }

@@ -16,7 +16,7 @@ const format = (what: string) => t.Optional(t.UnionEnum(['json', 'text'], { erro
 
 export const CheckQuery = t.Object({
   pseudo: t.Optional(pseudo('pseudo must be a player name of at most 64 characters')),
-  ip: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'Voter address, IPv4 or IPv6. IPv4 matches exactly, `::ffff:a.b.c.d` is the IPv4 address, IPv6 matches any address in the same /64. A vote matches when any address recorded with it matches.', examples: ['203.0.113.7'] })),
+  ip: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'Voter address, IPv4 or IPv6. IPv4 matches exactly, `::ffff:a.b.c.d` is the IPv4 address, IPv6 matches any address in the same /64. A vote matches when any address recorded with it matches. The address alone: with a zone (`%eth0`) or spaces around it, 400.', examples: ['203.0.113.7'] })),
   window, duration,
   format: format('`1` (voted) or `0` (not voted)'),
   key,

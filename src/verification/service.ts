@@ -40,8 +40,12 @@ export function searchWindow(window: number | undefined, duration: number | unde
 // one interval old is outside the default window, the same moment the player may vote again.
 const windowStart = (now: number, minutes: number) => now - minutes * 60_000 + 1
 
+// The address as a plugin has it from the player's connection. A zone (`%eth0`) names an
+// interface of the machine that saw an address, nothing of the player, and spaces around the
+// value are a caller's mistake: both are refused, not read past as the address-reading of
+// sockets and headers (ipKey) does.
 function ipKeyOf(ip: string): string {
-  const key = ipKey(ip)
+  const key = ip.includes('%') || ip.trim() !== ip ? null : ipKey(ip)
   if (key === null) throw invalidParameter('ip must be an IPv4 or IPv6 address', 'ip')
   return key
 }

@@ -59,6 +59,14 @@ describe('addresses', () => {
     for (const s of ['', 'example.com', '1.2.3', '256.1.1.1', '2001:db8::1::2', '::ffff:1.2.3']) expect(ipKey(s)).toBeNull()
   })
 
+  test('an IPv4 address has no zone: 1.2.3.4%eth0 is no address, as node:net reads it', () => {
+    for (const s of ['203.0.113.7%eth0', '203.0.113.7%', '[203.0.113.7%1]', '::ffff:203.0.113.7%eth0%x']) {
+      expect({ s, key: ipKey(s), bytes: parseIp(s) }).toEqual({ s, key: null, bytes: null })
+    }
+    // An IPv6 zone (the interface a link-local peer was seen on) is still read past.
+    expect(ipKey('2001:db8:1:2::1%eth0')).toBe('6:20010db800010002')
+  })
+
   test('parses compressed forms', () => {
     expect([...parseIp('::1')!]).toEqual([...Array(15).fill(0), 1])
     expect([...parseIp('fe80::1%eth0')!].slice(0, 2)).toEqual([0xfe, 0x80])

@@ -136,6 +136,15 @@ describeBackends('the verification API', (backend) => {
       await expectError(await s.get('/api/v1/votes/check?pseudo=Steve&format=xml'), 400, 'INVALID_PARAMETER', 'format must be json or text')
     })
 
+    test('an ip with a zone or with spaces around it is 400 naming ip, not read as the address', async () => {
+      const s = await setup(backend)
+      await s.vote('Steve', '203.0.113.7', '2001:db8:1:2::1')
+      for (const ip of ['203.0.113.7%eth0', '2001:db8:1:2::1%eth0', 'fe80::1%1', ' 203.0.113.7', '203.0.113.7 ', '\t2001:db8:1:2::1']) {
+        const body = await expectError(await s.get(`/api/v1/votes/check?ip=${encodeURIComponent(ip)}`), 400, 'INVALID_PARAMETER', 'ip must be an IPv4 or IPv6 address')
+        expect({ ip, field: body.error.field }).toEqual({ ip, field: 'ip' })
+      }
+    })
+
     test('every refusal of one parameter names it in error.field, as the error schema documents', async () => {
       const s = await setup(backend)
       const cases: [string, string][] = [
