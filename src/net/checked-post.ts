@@ -78,7 +78,10 @@ export async function answerSnippet(res: Response): Promise<string> {
 
 // A 3xx is a failure that names where it pointed: set the URL to the final address. The Location
 // is the receiver's to choose, up to megabytes: only its start goes into the attempt's row.
+// The body is not read: it is cancelled (unless the caller read it already), which closes the
+// connection now rather than when the time limit aborts the request.
 export function redirectFailure(res: Response, what: string): DeliveryFailure {
+  if (res.body && !res.body.locked) void res.body.cancel().catch(() => {})
   const location = res.headers.get('location')
   const shown = location === null ? '(no Location)' : location.length > 200 ? `${location.slice(0, 200)}…` : location
   return new DeliveryFailure(`${what} answered ${res.status}, a redirect to ${shown}; redirects are not followed: set the URL to the final address`, { httpStatus: res.status })

@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, test } from 'bun:test'
+import { afterEach, describe, expect, spyOn, test } from 'bun:test'
 import { discordMessage, escapeMarkdown } from '../../src/discord/message.ts'
 import { MAX_WAIT_MS, sendDiscord } from '../../src/discord/send-discord.ts'
 import { DeliveryFailure } from '../../src/net/guard.ts'
 import { VERSION } from '../../src/version.ts'
 import { freePort } from '../deliveries/setup.ts'
+import { until } from '../until.ts'
 import { startDiscordReceiver, type DiscordReceiver } from './discord-receiver.ts'
 
 const receivers: DiscordReceiver[] = []
@@ -121,6 +122,32 @@ describe('posting to a Discord webhook (a local stand-in answering as Discord do
     expect(down.detail).toEqual({ httpStatus: 502 })
     expect(r.received.length).toBe(1) // only the 502's message passed Discord's checks
   })
+
+  test('a redirect is a failure naming its Location, and its body is let go: the connection closes at once, not at the time limit', async () => {
+    // A receiver that answers 302 and keeps the body open, as a slow or endless body would.
+    let closed = false
+    const listener = Bun.listen({
+      hostname: '127.0.0.1',
+      port: 0,
+      socket: {
+        data(socket) { socket.write('HTTP/1.1 302 Found\r\nLocation: https://discord.com/api/webhooks/1/t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nmoved\r\n') },
+        close() { closed = true },
+      },
+    })
+    // Every answer fetch gives is kept, so that no garbage collection can close the connection in
+    // the sender's place: only the sender letting go of the body does.
+    const kept = spyOn(globalThis, 'fetch')
+    try {
+      const moved = await failure(sendDiscord(`http://127.0.0.1:${listener.port}/api/webhooks/1/t`, message, { allowPrivate: true, timeoutMs: 60_000 }))
+      expect(moved.message).toBe('Discord answered 302, a redirect to https://discord.com/api/webhooks/1/t; redirects are not followed: set the URL to the final address')
+      expect(moved.detail).toEqual({ httpStatus: 302 })
+      expect(kept).toHaveBeenCalledTimes(1)
+      await until(() => closed, 'the receiver to see the connection closed', 5_000)
+    } finally {
+      kept.mockRestore()
+      listener.stop(true)
+    }
+  }, 30_000)
 
   test('the same outbound rule as every channel: a private address is refused without private targets; a dead port is a failure', async () => {
     const r = receiver()
