@@ -130,11 +130,13 @@ export function openVotifierConnection(t: VotifierTarget, timeouts: VotifierTime
     close: () => { socket.destroy() },
   }
 
+  // The time this address had: with several, its share of the connect time (pushVote).
+  const handshakeMs = timeouts.handshakeMs ?? timeouts.connectMs
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.destroy()
-      reject(new ConnectFailure(`no connection to ${label(t)} within ${seconds(timeouts.connectMs)} (timed out): is the host up and the port open to the internet?`))
-    }, timeouts.handshakeMs ?? timeouts.connectMs)
+      reject(new ConnectFailure(`no connection to ${label(t)} within ${seconds(handshakeMs)} (timed out): is the host up and the port open to the internet?`))
+    }, handshakeMs)
     socket.once('connect', () => { clearTimeout(timer); resolve(connection) })
     socket.once('error', () => { clearTimeout(timer); reject(new ConnectFailure(failure!.message)) })
     socket.connect({ host: t.address, port: t.port })

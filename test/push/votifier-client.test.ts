@@ -230,6 +230,19 @@ describe('pushVote: the send-time target check', () => {
     }
   })
 
+  test('an address that drops the handshake is said to have had its share of the connect time, not all of it', async () => {
+    const silent = await startUnansweredPort({ host: '127.0.0.2' })
+    try {
+      // Two addresses: 1 s of connect time, half of it each. Nothing listens on 127.0.0.3.
+      const lookup = async () => [{ address: '127.0.0.2', family: 4 }, { address: '127.0.0.3', family: 4 }]
+      const f = await failure(pushVote(settings(silent.port, 'mc.example.org'), vote, { allowPrivate: true, lookup, timeouts: { connectMs: 1000, readMs: 10_000 } }))
+      expect(f.message).toBe(`no connection to mc.example.org:${silent.port} (127.0.0.2) within 0.5 s (timed out): is the host up and the port open to the internet?; `
+        + `connection refused by mc.example.org:${silent.port} (127.0.0.3): nothing listens on that port (is the Votifier listener running, and is the port right?)`)
+    } finally {
+      silent.stop()
+    }
+  })
+
   test('unknown host, and private targets refused unless allowed', async () => {
     const r = receiver()
     const nx = async () => { throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }
