@@ -27,8 +27,9 @@ export interface VotifierConnection {
   // One line (up to "\n", without it): the greeting. A listener that sends more than maxBytes
   // without a newline is not a Votifier listener.
   readLine(what: string, maxBytes: number): Promise<string>
-  // The v2 answer: up to "\n" (NuVotifier ends it with "\r\n") or, for older listeners that
-  // write bare JSON and close, up to the end of the stream.
+  // The v2 answer: up to "\n" (NuVotifier ends it with "\r\n"), a whole JSON object without a
+  // line end (a listener that then resets the connection) or, for older listeners that write bare
+  // JSON and close, up to the end of the stream.
   readAnswer(): Promise<string>
   write(bytes: Uint8Array): Promise<void>
   // Half-closes our side and waits for the listener to close its own (NuVotifier closes once it
@@ -105,11 +106,30 @@ export function openVotifierConnection(t: VotifierTarget, timeouts: VotifierTime
     return line
   }
 
+  // The v2 answer: a line, or already a whole JSON object without its line end. A listener may
+  // write that and reset the connection at once; the answer it gave still counts (failing would
+  // retry a vote that arrived, and the listener would get it twice). An object is complete when it
+  // parses: no longer JSON text begins with a whole object.
+  const takeLineAnswer = takeLine(64 * 1024, 'answer')
+  const takeAnswer = () => {
+    const line = takeLineAnswer()
+    if (line !== undefined) return line
+    const text = buffer.toString('utf8').trim()
+    if (!text.startsWith('{') || !text.endsWith('}')) return undefined
+    try {
+      JSON.parse(text)
+    } catch {
+      return undefined
+    }
+    buffer = Buffer.alloc(0)
+    return text
+  }
+
   const connection: VotifierConnection = {
     readLine: (what, maxBytes) => waitFor(what, takeLine(maxBytes, what), () => {
       throw new DeliveryFailure(`${label(t)} closed the connection before sending its ${what}`)
     }),
-    readAnswer: () => waitFor('answer', takeLine(64 * 1024, 'answer'), () => {
+    readAnswer: () => waitFor('answer', takeAnswer, () => {
       if (!buffer.length) throw new DeliveryFailure(`the vote was sent, but ${label(t)} closed the connection without an answer (v2 listeners answer {"status":"ok"})`)
       return buffer.toString('utf8').trim()
     }),

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { sendLegacyVote, sendVote } from 'minecraft-server-util'
+import { createServer, type AddressInfo } from 'node:net'
 import { DeliveryFailure } from '../../src/net/guard.ts'
 import { pushVote, type VotifierListener } from '../../src/push/push-vote.ts'
 import { sendVotifierV1 } from '../../src/push/votifier-v1.ts'
@@ -71,6 +72,27 @@ describe('Votifier v2 client', () => {
     const r = receiver({ greeting: 'split', splitAnswer: true })
     await sendVotifierV2(at(r), 'tok-123', vote, timeouts)
     expect(r.votes.length).toBe(1)
+  })
+
+  test('an answer without a line end followed by a reset is taken: the vote arrived, and a retry would send it twice', async () => {
+    // A raw listener: greets, reads the frame, writes {"status":"ok"} with no line end and resets.
+    const frames: Buffer[] = []
+    const listener = createServer((socket) => {
+      socket.write('VOTIFIER 2.9 c0ffee\n')
+      socket.once('data', (frame: Buffer) => {
+        frames.push(frame)
+        socket.write('{"status":"ok"}', () => socket.resetAndDestroy())
+      })
+    })
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (listener.address() as AddressInfo).port
+      await sendVotifierV2({ host: '127.0.0.1', address: '127.0.0.1', port }, 'tok-123', vote, timeouts)
+      expect(frames.length).toBe(1)
+      expect(frames[0].readUInt16BE(0)).toBe(0x733a)
+    } finally {
+      listener.close()
+    }
   })
 
   test('non-ASCII names: the frame length counts bytes, and the signature covers those bytes', async () => {
