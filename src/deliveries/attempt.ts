@@ -53,6 +53,12 @@ function afterFailure(d: Delivery, started: StartedAttempt, failure: { final: bo
   return { status: 'failed' as const, nextAttemptAt: now + Math.max(delays[started.seriesAttempt - 1], wait ?? 0), rateLimited: false }
 }
 
+// No queued attempt of any delivery goes to `target` for `ms`: its receiver asked for that pause.
+function holdTarget(deps: DeliveryDeps, target: string, ms: number) {
+  const now = deps.clock.now()
+  deps.deliveryGate.hold(target, now + ms, now)
+}
+
 // Runs one attempt and records it: the attempt row is written 'pending' before anything is sent
 // (so a crash leaves a trace that the next run closes as interrupted) and closed with the outcome,
 // both through the ledger, which commits the attempts of a moment together. After a failure: the
@@ -72,15 +78,14 @@ export async function attempt(deps: DeliveryDeps, d: Delivery, channel: ChannelT
     if (!channel) throw new DeliveryFailure(`the ${CHANNEL_LABELS[d.channel]} was removed from the server's settings`, { final: true })
     const sent = await channel.send()
     httpStatus = sent.httpStatus
-    if (sent.pauseMs !== undefined) deps.deliveryGate.hold(channel.target, deps.clock.now() + sent.pauseMs)
+    if (sent.pauseMs !== undefined) holdTarget(deps, channel.target, sent.pauseMs)
   } catch (e) {
     if (e instanceof DeliveryFailure) {
       error = e.message
       httpStatus = e.detail.httpStatus ?? null
       final = e.detail.final ?? false
       retryAfterMs = e.detail.retryAfterMs
-      // No queued attempt of any delivery goes to this target before the time it asked for.
-      if (retryAfterMs !== undefined && channel) deps.deliveryGate.hold(channel.target, deps.clock.now() + retryAfterMs)
+      if (retryAfterMs !== undefined && channel) holdTarget(deps, channel.target, retryAfterMs)
     } else {
       deps.log.error('delivery attempt crashed', { deliveryId: d.id, error: e })
       error = `internal error: ${errorText(e)}`

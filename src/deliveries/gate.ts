@@ -6,14 +6,17 @@ import type { Awaitable } from '../db/store.ts'
 // target frees, instead of holding a job-queue slot while it waits.
 // A target may also be held: its receiver asked for a pause (Discord's rate limits), and no
 // queued attempt goes to it before the time it gave. Holds live in memory: after a restart the
-// receiver says it again if it must.
+// receiver says it again if it must. A hold that ended is dropped when its target is asked about
+// or when any hold is added, so the map keeps the targets held now, not every target ever held.
 
 export interface DeliveryGate {
   enter(target: string): boolean
   leave(target: string): void
   park(jobId: number, target: string): void
   inFlight(): number
-  hold(target: string, until: number): void
+  hold(target: string, until: number, now: number): void
+  // How many holds are kept (those that ended and were not swept yet included).
+  holds(): number
   // The time the target is held until, or null when it is not held at `now`.
   heldUntil(target: string, now: number): number | null
 }
@@ -66,9 +69,11 @@ export function createDeliveryGate(limits: { total: number; perTarget: number },
       if (hasRoom(target)) void wakeOne()
     },
     inFlight: () => total,
-    hold(target, until) {
+    hold(target, until, now) {
+      for (const [t, end] of held) if (end <= now) held.delete(t)
       held.set(target, Math.max(until, held.get(target) ?? 0))
     },
+    holds: () => held.size,
     heldUntil(target, now) {
       const until = held.get(target)
       if (until === undefined) return null

@@ -73,6 +73,26 @@ describeBackends('delivery gate', (backend) => {
   })
 })
 
+describe('delivery gate holds', () => {
+  test('a target is held until the time its receiver gave, the later of two', () => {
+    const gate = createDeliveryGate({ total: 10, perTarget: 1 }, () => true)
+    gate.hold('a', 5_000, 0)
+    gate.hold('a', 3_000, 0)
+    expect([gate.heldUntil('a', 4_999), gate.heldUntil('a', 5_000), gate.heldUntil('b', 0)]).toEqual([5_000, null, null])
+  })
+
+  test('holds that ended are dropped when another is added, also those of targets never sent to again', () => {
+    const gate = createDeliveryGate({ total: 10, perTarget: 1 }, () => true)
+    // A thousand receivers that each asked for a second's pause once, then were never sent to again
+    // (a changed webhook URL, a deleted server).
+    for (let i = 0; i < 1000; i++) gate.hold(`https://hooks${i}.example`, 1_000 + i, i)
+    expect(gate.holds()).toBe(1000)
+    gate.hold('https://busy.example', 10_000, 5_000)
+    expect(gate.holds()).toBe(1)
+    expect(gate.heldUntil('https://busy.example', 5_000)).toBe(10_000)
+  })
+})
+
 describeBackends('queue.hasten', (backend) => {
   test('makes a waiting job due now; not a running, due or missing one', async () => {
     const rt = await siteOn(backend)
