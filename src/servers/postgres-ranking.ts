@@ -1,7 +1,7 @@
 import { row, rows, type Pg } from '../db/postgres-client.ts'
 import { monthEnd } from './month.ts'
 import { listedSql } from './listed.ts'
-import type { ListingPolicy, RankedServer, RankingFilter, RankingRepo } from './repo.ts'
+import { searchMatches, type ListingPolicy, type RankedServer, type RankingFilter, type RankingRepo } from './repo.ts'
 
 // The ranking of src/servers/sqlite-ranking.ts, in PostgreSQL, among the servers the listing rule
 // shows. $1 month, $2 its end.
@@ -11,13 +11,12 @@ const ranked = (policy: ListingPolicy) => `WITH ranked AS (
     FROM server s LEFT JOIN server_month m ON m.server_id = s.id AND m.month = $1
    WHERE ${listedSql('s', policy)} AND s.created_at < $2)`
 
-// $3 edition, $4 mode, $5 the search, lower-cased. The name is lower-cased in the "C" collation,
-// which changes ASCII letters only, as SQLite's lower() does: a search finds the same servers on both.
+// $3 edition, $4 mode, $5 the ids of the servers whose names match the search (searchMatches).
 const filtered = (policy: ListingPolicy) => `${ranked(policy)}
   SELECT rank, id, slug, name, votes, verified FROM ranked r
    WHERE ($3::text IS NULL OR r.edition = $3)
      AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM server_mode sm WHERE sm.server_id = r.id AND sm.mode = $4))
-     AND ($5::text IS NULL OR strpos(lower(r.name COLLATE "C"), $5) > 0)`
+     AND ($5::text IS NULL OR r.id IN (SELECT jsonb_array_elements_text($5::text::jsonb)))`
 
 export function postgresRankingRepo(pg: Pg, policy: ListingPolicy) {
   const FILTERED = filtered(policy)
@@ -26,13 +25,14 @@ export function postgresRankingRepo(pg: Pg, policy: ListingPolicy) {
   const COUNT = `SELECT count(*) AS n FROM (${FILTERED}) f`
   const ONE = `${ranked(policy)} SELECT rank, id, slug, name, votes, verified FROM ranked WHERE id = $3`
 
-  const filterParams = (month: string, f: RankingFilter) => [
-    month, monthEnd(month), f.edition ?? null, f.mode ?? null, f.search?.trim() ? f.search.trim().toLowerCase() : null,
+  const filterParams = async (month: string, f: RankingFilter) => [
+    month, monthEnd(month), f.edition ?? null, f.mode ?? null,
+    f.search?.trim() ? searchMatches(f, await rows<{ id: string; name: string }>(pg, 'SELECT id, name FROM server')) : null,
   ]
 
   return {
     async page(month, filter, limit, offset) {
-      const params = filterParams(month, filter)
+      const params = await filterParams(month, filter)
       const found = await rows<RankedServer & { total: number }>(pg, PAGE, [...params, limit, offset])
       return {
         total: found.length ? found[0].total : (await row<{ n: number }>(pg, COUNT, params))!.n,

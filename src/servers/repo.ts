@@ -164,6 +164,16 @@ export interface RankingFilter {
   search?: string
 }
 
+// A search finds the names that contain it in any case, accented letters too ("émeraude" finds
+// "Émeraude Valley"). The names are lower-cased here, not in SQL: SQLite's lower() changes ASCII
+// letters only, and PostgreSQL's depends on the database's locale. Answers the ids of the matching
+// servers as a JSON array, for the ranking's query; null: no search.
+export function searchMatches(filter: RankingFilter, names: readonly { id: string; name: string }[]): string | null {
+  const term = filter.search?.trim().toLowerCase()
+  if (!term) return null
+  return JSON.stringify(names.filter((s) => s.name.toLowerCase().includes(term)).map((s) => s.id))
+}
+
 // Ranks are read from the month counters, never by counting votes. Rank = 1-based position among
 // servers on the public site by votes in the UTC month, descending; ties go to the server whose
 // latest vote came first, then to the older listing. A server listed after the month ended has

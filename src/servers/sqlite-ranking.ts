@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { monthEnd } from './month.ts'
-import type { ListingPolicy, RankedServer, RankingFilter, RankingRepo } from './repo.ts'
+import { searchMatches, type ListingPolicy, type RankedServer, type RankingFilter, type RankingRepo } from './repo.ts'
 import { listedSql } from './listed.ts'
 
 const ranked = (policy: ListingPolicy) => `WITH ranked AS (
@@ -13,7 +13,7 @@ const filtered = (policy: ListingPolicy) => `${ranked(policy)}
   SELECT rank, id, slug, name, votes, verified FROM ranked r
    WHERE ($edition IS NULL OR r.edition = $edition)
      AND ($mode IS NULL OR EXISTS (SELECT 1 FROM server_mode sm WHERE sm.server_id = r.id AND sm.mode = $mode))
-     AND ($search IS NULL OR instr(lower(r.name), $search) > 0)`
+     AND ($search IS NULL OR r.id IN (SELECT value FROM json_each($search)))`
 
 type Row = Omit<RankedServer, 'verified'> & { verified: number }
 const toRanked = ({ verified, ...r }: Row): RankedServer => ({ ...r, verified: verified === 1 })
@@ -29,10 +29,11 @@ export function sqliteRankingRepo(db: Database, policy: ListingPolicy) {
     ORDER BY votes DESC, last_vote_at ASC LIMIT ?`)
   const total = db.prepare('SELECT coalesce(sum(votes), 0) AS n FROM server_month WHERE server_id = ?')
   const monthVotes = db.prepare('SELECT votes FROM server_month WHERE server_id = ? AND month = ?')
+  const names = db.prepare('SELECT id, name FROM server')
 
   const filterParams = (month: string, f: RankingFilter) => ({
     month, end: monthEnd(month), edition: f.edition ?? null, mode: f.mode ?? null,
-    search: f.search?.trim() ? f.search.trim().toLowerCase() : null,
+    search: f.search?.trim() ? searchMatches(f, names.all() as { id: string; name: string }[]) : null,
   })
 
   return {

@@ -70,6 +70,21 @@ describe('the ranking page', () => {
     expect(alpha.slug).toBe('alpha-valley')
   })
 
+  test('a search finds a name written with accented capitals, as typed or in another case', async () => {
+    const rt = testRuntime()
+    await seedServer(rt, { name: 'Émeraude Valley' })
+    await seedServer(rt, { name: 'ÉTOILE' })
+    await seedServer(rt, { name: 'Alpha' })
+    const app = await testApp(rt)
+    const found = async (search: string) => rankedNames((await get(app, `/?search=${encodeURIComponent(search)}`)).body)
+    expect(await found('Émeraude')).toEqual(['Émeraude Valley'])
+    expect(await found('ÉMERAUDE')).toEqual(['Émeraude Valley'])
+    expect(await found('émeraude valley')).toEqual(['Émeraude Valley'])
+    expect(await found('Étoile')).toEqual(['ÉTOILE'])
+    expect(await found('étoile')).toEqual(['ÉTOILE'])
+    expect(await found('ALPHA')).toEqual(['Alpha'])
+  })
+
   test('bad query parameters get a friendly 400 page naming the parameter, never a stack or JSON', async () => {
     const rt = testRuntime()
     const app = await testApp(rt)
