@@ -1,3 +1,4 @@
+import { isolateText } from '../i18n/translate.ts'
 import { monthOf } from '../servers/month.ts'
 import type { Awaitable } from '../db/store.ts'
 import type { RankedServer, Server, ServerStatus } from '../servers/repo.ts'
@@ -44,11 +45,11 @@ export async function renderServerPage(deps: ServerPageDeps, view: PageView, ser
   const edition = editionLabel(tr, server.edition)
   const notGiven = html`<span class="muted">${tr.t('server.notGiven')}</span>`
 
-  const body = html`<nav class="muted crumbs" aria-label="${tr.t('common.breadcrumb')}"><a href="/">${tr.t('layout.ranking')}</a> › ${server.name}</nav>
+  const body = html`<nav class="muted crumbs" aria-label="${tr.t('common.breadcrumb')}"><a href="/">${tr.t('layout.ranking')}</a> › ${isolateText(server.name)}</nav>
 
 <section class="card">
   <div class="server-head">${renderIcon(server.slug, images, 'large')}<div>
-    <h1>${server.name}${renderVerifiedMark(tr, server.verifiedAt !== null)}</h1>
+    <h1>${isolateText(server.name)}${renderVerifiedMark(tr, server.verifiedAt !== null)}</h1>
     ${renderPills(tr, server.edition, server.modes, server.version || status?.version || '')}
   </div></div>
   ${renderBanner(tr, server.slug, server.name, images, false)}

@@ -1,3 +1,4 @@
+import { isolateText } from '../i18n/translate.ts'
 import type { Listing, RankedServer } from '../servers/repo.ts'
 import { serverAddress } from '../servers/view.ts'
 import type { Tr } from './text.ts'
@@ -14,7 +15,7 @@ export function renderServerRow(tr: Tr, r: RankedServer, l: Listing, pageHref: s
   return html`<li class="server-row">
 <div class="server-row-icon"><span class="rank"><span class="visually-hidden">${tr.n('row.rank', r.rank)}</span><span aria-hidden="true">${tr.number(r.rank)}</span></span>${renderIcon(r.slug, l.images)}</div>
 <div class="server-row-main">
-<h2 class="server-name"><a href="${pageHref}">${r.name}</a>${renderVerifiedMark(tr, r.verified)}</h2>
+<h2 class="server-name"><a href="${pageHref}">${isolateText(r.name)}</a>${renderVerifiedMark(tr, r.verified)}</h2>
 ${renderMotd(l.status?.styledMotd ?? null, 1)}
 ${renderBanner(tr, r.slug, r.name, l.images)}
 ${renderAddress(tr, `address-${r.rank}`, serverAddress(l), r.name)}

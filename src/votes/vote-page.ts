@@ -1,5 +1,6 @@
 import { WIDGET_CSS_PATH, WIDGET_PATH } from '../captcha/routes.ts'
 import type { ApiError } from '../http/errors.ts'
+import { isolateText } from '../i18n/translate.ts'
 import type { ImageHashes, Server } from '../servers/repo.ts'
 import { BEDROCK_PSEUDO, JAVA_PSEUDO } from '../servers/pseudo.ts'
 import type { Tr } from '../pages/text.ts'
@@ -85,7 +86,7 @@ export function renderVotePage(view: PageView, server: Server, images: ImageHash
 </form>
 <p class="muted">${tr.t('vote.rules', { edition: editionLabel(tr, server.edition), interval })}</p>`
 
-  const body = html`<nav class="muted crumbs" aria-label="${tr.t('common.breadcrumb')}"><a href="/">${tr.t('layout.ranking')}</a> › <a href="${base}">${server.name}</a> › ${tr.t('common.vote')}</nav>
+  const body = html`<nav class="muted crumbs" aria-label="${tr.t('common.breadcrumb')}"><a href="/">${tr.t('layout.ranking')}</a> › <a href="${base}">${isolateText(server.name)}</a> › ${tr.t('common.vote')}</nav>
 <div class="narrow">
 <div class="server-head">${renderIcon(server.slug, images, 'large')}<h1>${tr.t('common.voteFor', { name: server.name })}${renderVerifiedMark(tr, server.verifiedAt !== null)}</h1></div>
 ${state.voted ? renderThanks(tr, server, state.voted, config.votes.interval_minutes) : html`${state.error ? renderError(tr, state.error, server) : ''}
