@@ -18,11 +18,19 @@ const known = (tag: string | null | undefined): string | null => {
   return LANGUAGES.find((l) => l.toLowerCase() === t) ?? LANGUAGES.find((l) => l.toLowerCase() === t.split('-')[0]) ?? null
 }
 
+// A value that is not percent-encoded UTF-8 (set by another application of the same host, or
+// mangled on the way) is no value: every page reads this cookie, so it must not fail them.
 function cookieValue(header: string | null, name: string): string | null {
   if (!header) return null
   for (const part of header.split(';')) {
     const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim())
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim())
+      } catch {
+        return null
+      }
+    }
   }
   return null
 }

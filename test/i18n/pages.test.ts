@@ -62,6 +62,15 @@ describe('a French site', () => {
     expect((await get('/', { 'accept-language': 'ja' })).body).toContain('<html lang="fr">')
   })
 
+  test('a language cookie that is not percent-encoded UTF-8 is no choice: the pages answer in the negotiated language', async () => {
+    const { get, server } = await frenchSite()
+    for (const path of ['/', `/serveur/${server.slug}`, `/serveur/${server.slug}/voter`, '/nothing/here']) {
+      const page = await get(path, { cookie: 'theme=dark; votelist_lang=%E0%A4%A; session=x', 'accept-language': 'en' })
+      expect({ path, status: page.status, lang: page.headers.get('content-language') }).toEqual({ path, status: path === '/nothing/here' ? 404 : 200, lang: 'en' })
+      expect(page.body).toContain('<html lang="en">')
+    }
+  })
+
   test('the switcher remembers the choice in a cookie and brings the visitor back; only to this site', async () => {
     const { get, server } = await frenchSite()
     const page = await get(`/serveur/${server.slug}?month=2026-10`)
