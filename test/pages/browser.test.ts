@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { launchChromium } from '../chromium.ts'
-import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { recordVote } from '../../src/votes/service.ts'
+import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 import { recordExternalRequests, recordPageProblems } from '../dashboard/page-checks.ts'
 import { onFreeDualStackPort } from '../real-server.ts'
 import { seedListing } from './listing-seed.ts'
@@ -218,6 +219,34 @@ describe('in a browser', () => {
     }
     await app.stop()
   }, 120_000)
+
+  test('the thank-you and a refused vote fit a 360 px wide phone screen with the longest one-word name', async () => {
+    const rt = testRuntime()
+    const { server } = await seedServer(rt, { name: 'W'.repeat(64) })
+    const voted = await recordVote(rt, server, 'Steve', ['198.51.100.7'])
+    const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
+    const base = `http://127.0.0.1:${app.server!.port}`
+    const page = await browser.newPage({ viewport: { width: 360, height: 740 } })
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    try {
+      await page.goto(`${base}/serveur/${server.slug}/voter?vote=${voted.vote.id}`)
+      await page.locator('section.notice-success').waitFor()
+      expect({ page: 'thank-you', overflow: await overflow() }).toEqual({ page: 'thank-you', overflow: 0 })
+      // The refusal as the form's POST answers it (same pseudo, same address: too soon), drawn at
+      // the vote page's address so that its stylesheet loads.
+      const refused = await call(app, 'POST', `/serveur/${server.slug}/voter`, {
+        body: 'pseudo=Steve', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'x-forwarded-for': '198.51.100.7' },
+      })
+      expect(refused.status).toBe(429)
+      await page.goto(`${base}/serveur/${server.slug}/voter`)
+      await page.setContent(await refused.text(), { waitUntil: 'load' })
+      await page.locator('#vote-error').waitFor()
+      expect({ page: 'refusal', overflow: await overflow() }).toEqual({ page: 'refusal', overflow: 0 })
+    } finally {
+      await page.close()
+      await app.stop()
+    }
+  }, 60_000)
 
   test('every page fits a 360 px wide phone screen, and the copy button appears with JavaScript', async () => {
     const rt = testRuntime()
