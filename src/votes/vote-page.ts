@@ -15,10 +15,13 @@ export interface VotePageState {
   voted?: { pseudo: string; createdAt: number } // the vote just recorded: the thank-you instead of the form
 }
 
-// The server's own rules (src/servers/pseudo.ts) as HTML patterns (implicitly anchored; the length
-// is minlength/maxlength), so a browser catches a typo before sending.
+// The server's own rules (src/servers/pseudo.ts) as HTML patterns (implicitly anchored), so a
+// browser catches a typo before sending. The vote trims the name, so spaces around it pass (a phone
+// keyboard adds one after a word it completes), and the name inside them is 3 to 16 characters
+// (minlength/maxlength count the spaces too).
 const unanchored = (r: RegExp) => r.source.replace(/^\^|\$$/g, '')
-const PATTERN = { java: unanchored(JAVA_PSEUDO), bedrock: unanchored(BEDROCK_PSEUDO) }
+const trimmed = (r: RegExp) => ` *(?=\\S.{1,14}\\S *$)(?:${unanchored(r)}) *`
+const PATTERN = { java: trimmed(JAVA_PSEUDO), bedrock: trimmed(BEDROCK_PSEUDO) }
 
 // A refusal in the words of the page: the field is the "player name" players see, the captcha
 // is the anti-bot check (the JSON API keeps its parameter names in its messages).

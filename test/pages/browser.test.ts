@@ -248,6 +248,33 @@ describe('in a browser', () => {
     }
   }, 60_000)
 
+  test('the name field lets through the spaces around a name that the vote trims (a phone keyboard adds one)', async () => {
+    const rt = testRuntime()
+    const java = (await seedServer(rt, { name: 'Java Realm' })).server
+    const bedrock = (await seedServer(rt, { name: 'Bedrock Realm', edition: 'bedrock' })).server
+    const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
+    const page = await browser.newPage()
+    const valid = async (slug: string, typed: string) => {
+      await page.goto(`http://127.0.0.1:${app.server!.port}/serveur/${slug}/voter`)
+      const field = page.locator('form[data-vote-form] input#pseudo')
+      await field.fill(typed)
+      return field.evaluate((el) => (el as HTMLInputElement).checkValidity())
+    }
+    try {
+      expect(await valid(java.slug, 'Steve ')).toBe(true)
+      expect(await valid(java.slug, ' Steve')).toBe(true)
+      expect(await valid(bedrock.slug, '.Big Steve ')).toBe(true)
+      // What the vote refuses stays refused before sending.
+      expect(await valid(java.slug, 'Ste ve')).toBe(false)
+      expect(await valid(java.slug, '   ')).toBe(false)
+      expect(await valid(bedrock.slug, 'Bi  ')).toBe(false)
+      expect(await valid(bedrock.slug, 'Big  ')).toBe(true)
+    } finally {
+      await page.close()
+      await app.stop()
+    }
+  }, 60_000)
+
   test('every page fits a 360 px wide phone screen, and the copy button appears with JavaScript', async () => {
     const rt = testRuntime()
     const { server } = await seedServer(rt, { name: 'A server with a rather long name for a phone', description: 'x'.repeat(500), website: `https://example.com/${'a'.repeat(200)}` })
