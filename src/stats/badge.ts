@@ -1,4 +1,5 @@
 import type { Translator as Tr } from '../../web/assets/translate.js'
+import { isolateText } from '../i18n/translate.ts'
 import { AVERAGE_WIDTH, FIRST_CODE_POINT, UNITS_PER_EM, WIDE_WIDTH, WIDTHS } from './glyph-widths.ts'
 
 // The "Vote for us" badge: a two-part SVG label, the server's name on the left and the call to vote
@@ -69,9 +70,12 @@ export function renderBadge(opts: { tr: Tr; name: string; rank: number | null; t
   const nameW = Math.ceil(nameText) + 2 * PADDING
   const voteW = Math.ceil(voteText) + 2 * PADDING
   const width = nameW + voteW
+  // The name in the title's sentence is set apart from its words (a direction mark in it would
+  // turn them around); its own text run below is a line of its own.
+  const named = isolateText(opts.name)
   const title = xmlText(opts.rank === null
-    ? tr.t('badge.title', { name: opts.name, site: opts.siteName })
-    : tr.t('badge.titleRank', { name: opts.name, rank: String(opts.rank), site: opts.siteName }))
+    ? tr.t('badge.title', { name: named, site: opts.siteName })
+    : tr.t('badge.titleRank', { name: named, rank: String(opts.rank), site: opts.siteName }))
   const run = (text: string, x: number, len: number, fg: string) =>
     `<text x="${px(x)}" y="15" fill="${c.shadow}" fill-opacity=".3" textLength="${len}" lengthAdjust="spacingAndGlyphs">${xmlText(text)}</text>` +
     `<text x="${px(x)}" y="14" fill="${fg}" textLength="${len}" lengthAdjust="spacingAndGlyphs">${xmlText(text)}</text>`

@@ -49,6 +49,14 @@ describe('badge SVG', () => {
     expect(Number(texts(huge)[1].attrs.textLength)).toBeLessThanOrEqual(220)
   })
 
+  test('a name holding direction marks is set apart in the title, so the words after it keep their order', () => {
+    const title = (name: string) => parseXml(badgeOf(name)).children.find((c) => c.name === 'title')!.text
+    expect(title('\u202Eevil')).toBe('Vote for \u2068\u202Eevil\u2069, ranked #3 on My <List> & Co')
+    expect(title('\u2069\u202Eevil')).toBe('Vote for \u2068\u202Eevil\u2069, ranked #3 on My <List> & Co')
+    expect(parseXml(badgeOf('\u202Eevil')).attrs['aria-label']).toBe('Vote for \u2068\u202Eevil\u2069, ranked #3 on My <List> & Co')
+    expect(title('Emerald Valley')).toBe('Vote for Emerald Valley, ranked #3 on My <List> & Co')
+  })
+
   test('light and dark themes differ only in colours', () => {
     const light = badgeOf('Emerald Valley', 1, 'light')
     const dark = badgeOf('Emerald Valley', 1, 'dark')
