@@ -248,6 +248,28 @@ describe('in a browser', () => {
     }
   }, 60_000)
 
+  test('the longest version a ping keeps fits a 360 px wide phone screen, on the ranking and the server page', async () => {
+    const rt = testRuntime()
+    const { server } = await seedServer(rt, { name: 'Proxy Network' })
+    // A proxy's version line as servers send it, cut at the 64 characters a ping keeps.
+    const version = 'Velocity 3.4.0-SNAPSHOT (git-8ee1a7d6-b436), Paper 1.21.4-build.9'.slice(0, 64)
+    rt.db.run('INSERT INTO server_status (server_num, online, players_online, players_max, version, last_ping_at) VALUES (?, 1, 3, 100, ?, ?)',
+      [server.num, version, rt.clock.now()])
+    const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
+    const page = await browser.newPage({ viewport: { width: 360, height: 740 } })
+    try {
+      for (const path of ['/', `/serveur/${server.slug}`]) {
+        await page.goto(`http://127.0.0.1:${app.server!.port}${path}`)
+        expect(await page.locator('main .pills .pill').filter({ hasText: 'Velocity' }).count()).toBe(1)
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+        expect({ path, overflow }).toEqual({ path, overflow: 0 })
+      }
+    } finally {
+      await page.close()
+      await app.stop()
+    }
+  }, 60_000)
+
   test('the name field lets through the spaces around a name that the vote trims (a phone keyboard adds one)', async () => {
     const rt = testRuntime()
     const java = (await seedServer(rt, { name: 'Java Realm' })).server
