@@ -47,12 +47,15 @@ function renderThanks(tr: Tr, server: Server, voted: { pseudo: string; createdAt
 </section>`
 }
 
+// The page a refused vote gets is a new page: an alert already in it is not read out by screen
+// readers, so the focus goes where the reason is read. A refused name: the field (aria-invalid,
+// described by the reason); anything else: the reason itself.
 function renderError(tr: Tr, e: ApiError, server: Server) {
   const next = typeof e.extra.nextVoteAt === 'string' ? e.extra.nextVoteAt : null
   const message = e.errorCode === 'VOTE_TOO_SOON' && next
     ? tr.html('vote.tooSoon', { name: server.name, time: renderTime(tr, Date.parse(next)) })
     : playerMessage(tr, e, server)
-  return html`<div class="notice notice-error" role="alert" id="vote-error"><p>${message}</p></div>`
+  return html`<div class="notice notice-error" role="alert" id="vote-error"${isNameError(e) ? '' : html` tabindex="-1" autofocus`}><p>${message}</p></div>`
 }
 
 // "2 hours", "90 minutes": the vote interval as people say it.
@@ -76,7 +79,7 @@ export function renderVotePage(view: PageView, server: Server, images: ImageHash
   <div class="field">
     <label for="pseudo">${tr.t('vote.pseudo')}</label>
     <input id="pseudo" name="pseudo" value="${state.pseudo}" required minlength="3" maxlength="16" pattern="${PATTERN[server.edition]}"
-      autocomplete="username" autocapitalize="off" spellcheck="false" aria-describedby="${describedBy}"${nameError ? html` aria-invalid="true"` : ''}>
+      autocomplete="username" autocapitalize="off" spellcheck="false" aria-describedby="${describedBy}"${nameError ? html` aria-invalid="true" autofocus` : ''}>
     <span id="pseudo-hint" class="hint">${tr.t(server.edition === 'java' ? 'vote.hint.java' : 'vote.hint.bedrock')}</span>
   </div>
   ${dualStack ? html`<input type="hidden" name="ipv4Token" value=""><input type="hidden" name="ipv6Token" value="">` : ''}

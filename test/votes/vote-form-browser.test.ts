@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Browser } from 'playwright-core'
+import { recordVote } from '../../src/votes/service.ts'
+import { launchChromium } from '../chromium.ts'
+import { cleanupTemp, seedServer, testApp, testRuntime, type TestRuntime } from '../helpers.ts'
+
+// A refused vote as a player with a screen reader meets it: the form comes back with the reason,
+// and the focus is where the reason is read out, not at the top of a page that looks unchanged.
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+  cleanupTemp()
+})
+
+// The site on a free loopback port, its base_url that address (the vote form's Origin must be it).
+async function siteOnLoopback(tries = 5): Promise<{ rt: TestRuntime; base: string; stop(): void }> {
+  for (let i = 1; ; i++) {
+    const probe = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() })
+    const port = probe.port!
+    probe.stop(true)
+    const base = `http://127.0.0.1:${port}`
+    const rt = testRuntime({ site: { base_url: base } }, Date.now())
+    try {
+      const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port })
+      return { rt, base, stop: () => app.stop() }
+    } catch (e) {
+      if (i >= tries || (e as { code?: string }).code !== 'EADDRINUSE') throw e
+    }
+  }
+}
+
+describe('a refused vote in a browser', () => {
+  test('a refused name: the name field has the focus, marked invalid and described by the reason, with what was typed', async () => {
+    const site = await siteOnLoopback()
+    const { server } = await seedServer(site.rt, { name: 'Emerald Valley' })
+    const page = await browser.newPage()
+    try {
+      await page.goto(`${site.base}/serveur/${server.slug}/voter`)
+      await page.locator('form[data-vote-form] input#pseudo').fill('ab')
+      // Sent as an old browser would, without the field's own check.
+      await Promise.all([page.waitForNavigation(), page.locator('form[data-vote-form]').evaluate((f) => (f as HTMLFormElement).submit())])
+      await page.locator('#vote-error').waitFor()
+      expect(await page.evaluate(() => {
+        const el = document.activeElement as HTMLInputElement
+        return { id: el.id, value: el.value, invalid: el.getAttribute('aria-invalid'), describedBy: el.getAttribute('aria-describedby') }
+      })).toEqual({ id: 'pseudo', value: 'ab', invalid: 'true', describedBy: 'vote-error pseudo-hint' })
+    } finally {
+      await page.close()
+      site.stop()
+    }
+  }, 30_000)
+
+  test('a vote too soon: the reason has the focus', async () => {
+    const site = await siteOnLoopback()
+    const { server } = await seedServer(site.rt, { name: 'Emerald Valley' })
+    await recordVote(site.rt, server, 'Steve', ['198.51.100.7'])
+    const page = await browser.newPage()
+    try {
+      await page.goto(`${site.base}/serveur/${server.slug}/voter?pseudo=Steve`)
+      await Promise.all([page.waitForNavigation(), page.locator('form[data-vote-form] button[type="submit"]').click()])
+      await page.locator('#vote-error').waitFor()
+      expect(await page.locator('#vote-error').textContent()).toContain('You already voted for Emerald Valley recently')
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('vote-error')
+      expect(await page.inputValue('form[data-vote-form] input#pseudo')).toBe('Steve')
+    } finally {
+      await page.close()
+      site.stop()
+    }
+  }, 30_000)
+})
