@@ -1,9 +1,8 @@
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
-import { monthOf } from '../servers/month.ts'
+import { FIRST_MONTH, monthOf, shiftMonth } from '../servers/month.ts'
 import type { RankingFilter, RankingRepo, ServersRepo } from '../servers/repo.ts'
 import { EDITIONS } from '../servers/schema.ts'
-import { shiftMonth } from './format.ts'
 import { html } from './html.ts'
 import { renderLayout, type PageView } from './layout.ts'
 import { editionParam, modeParam, monthParam, pageParam, SEARCH_MAX, searchParam, type Query } from './query.ts'
@@ -79,7 +78,7 @@ ${rows.map((r, i) => renderServerRow(tr, r, listings[i], `/serveur/${r.slug}${is
 </details>
 
 <nav class="month-nav" aria-label="${tr.t('common.months')}">
-  <a href="${href({ month: shiftMonth(month, -1), page: 1 })}" rel="nofollow">← ${tr.month(shiftMonth(month, -1))}</a>
+  ${month === FIRST_MONTH ? '' : html`<a href="${href({ month: shiftMonth(month, -1), page: 1 })}" rel="nofollow">← ${tr.month(shiftMonth(month, -1))}</a>`}
   ${isCurrent ? '' : html`<a href="${href({ month: shiftMonth(month, 1), page: 1 })}">${tr.month(shiftMonth(month, 1))} →</a>`}
   ${filtered ? html`<a href="${rankingHref({ current, filter: {}, month })}">${tr.t('ranking.clear')}</a>` : ''}
 </nav>

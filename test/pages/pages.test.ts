@@ -125,6 +125,20 @@ describe('the ranking page', () => {
     expect(server.body).toMatch(/<td>Steve<\/td><td class="num">1<\/td>/)
     expect((await get(app, '/serveur/alpha')).body).toContain('<strong>Rank 2</strong> in November 2026 with <strong>0</strong> votes.')
   })
+
+  // Date.UTC reads the years 0 to 99 as 1900 to 1999: month=0050-01 linked back to 1949-12.
+  test('a month of the years 0 to 99 is that month: its neighbours, and no month before 0000-01', async () => {
+    const rt = testRuntime()
+    await seedServer(rt, { name: 'Alpha' })
+    const app = await testApp(rt)
+    const monthLinks = (body: string) => [...body.matchAll(/class="month-nav"[\s\S]*?<\/nav>/g)].flatMap((nav) => [...nav[0].matchAll(/month=(\d{4}-\d{2})/g)].map((m) => m[1]))
+    for (const path of ['/', '/serveur/alpha']) {
+      expect({ path, links: monthLinks((await get(app, `${path}?month=0050-01`)).body) }).toEqual({ path, links: ['0049-12', '0050-02'] })
+      expect({ path, links: monthLinks((await get(app, `${path}?month=0100-01`)).body) }).toEqual({ path, links: ['0099-12', '0100-02'] })
+      expect({ path, links: monthLinks((await get(app, `${path}?month=0000-01`)).body) }).toEqual({ path, links: ['0000-02'] })
+      expect({ path, links: monthLinks((await get(app, `${path}?month=2025-12`)).body) }).toEqual({ path, links: ['2025-11', '2026-01'] })
+    }
+  })
 })
 
 describe('the server page', () => {
