@@ -5,7 +5,7 @@ import { readPasswordLine } from './cli-password.ts'
 import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError, postgresUrl } from './config/schema.ts'
-import { BackupError, backupDatabase } from './db/backup.ts'
+import { BackupError, BackupInterrupted, backupDatabase } from './db/backup.ts'
 import { CopyError, copySqliteToPostgres } from './db/copy.ts'
 import { InstanceLockError } from './db/instance-lock.ts'
 import { MigrationError } from './db/migrate.ts'
@@ -64,6 +64,8 @@ Exit codes: 0 success, 1 failure (refused or failed), 2 bad usage or bad argumen
 78 bad configuration.`
 
 class UsageError extends Error {}
+
+const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const
 
 function parse(args: string[], options: Flags, positionals = 0) {
   let parsed
@@ -187,7 +189,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (cfg.database.url) {
       throw new ApiError(409, 'CONFLICT', `the site's database is PostgreSQL (${databaseLabel(cfg)}): back it up with its own tools, e.g. pg_dump --format=custom --file=${positionals[0]} followed by the database URL, or the server's continuous archiving; votelist backup copies SQLite files only`)
     }
-    backupDatabase(cfg.database.path, target)
+    await backupDatabase(cfg.database.path, target)
     io.out(target)
     return EXIT.ok
   },
@@ -272,6 +274,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (e instanceof StartError && e.permission) {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.noPermission
+    }
+    // The code a shell gives a command a signal ended: 128 + the signal's number.
+    if (e instanceof BackupInterrupted) {
+      io.err(`votelist ${name}: ${e.message}`)
+      return 128 + SIGNAL_NUMBERS[e.signal]
     }
     if (e instanceof StorageError) {
       io.err(`votelist ${name}: ${e.message}`)

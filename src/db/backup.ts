@@ -7,32 +7,53 @@ import { backupFault, storageFault } from './storage-error.ts'
 // A backup refused for a reason other than the file system's permissions or space.
 export class BackupError extends Error {}
 
+// A backup stopped by a signal (Ctrl-C, the service manager's SIGTERM, a closed terminal's
+// SIGHUP) before it was whole: nothing of it was left behind.
+export class BackupInterrupted extends Error {
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP') {
+    super(`interrupted by ${signal}: no backup was written`)
+  }
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
 // Writes a consistent copy of the database at `path` to `target` (a new file). VACUUM INTO reads
-// one snapshot of the live database: the copy is consistent while the site runs. It writes a
-// hidden file beside the target, linked to the target's name only once whole: a copy that fails
-// half-way (a full disk) leaves nothing that passes for a backup, and never overwrites a file.
-export function backupDatabase(path: string, target: string): void {
+// one snapshot of the live database: the copy is consistent while the site runs. It writes into a
+// hidden folder of its own beside the target, and the copy is linked to the target's name only
+// once whole: a copy that fails half-way (a full disk) or is stopped by a signal leaves nothing
+// that passes for a backup, and never overwrites a file. The copy runs on a worker thread, so
+// that a signal is heard while it runs (the default action would kill the process and leave the
+// half-written copy and its journal behind, as large as the database): the folder goes, and with
+// it whatever SQLite still had open or would create in it, and the command exits.
+export async function backupDatabase(path: string, target: string): Promise<void> {
   const fs = nodeFs()
   const dir = dirname(target)
   const temp = join(dir, `.${basename(target)}.partial-${randomSecret(6)}`)
-  const db = openDatabase(path)
+  const copy = join(temp, basename(target))
+  // Opened here first so that a database that cannot be opened is named as such.
+  openDatabase(path).close()
+  if (!fs.existsSync(dir)) throw new BackupError(`cannot write the backup ${target}: the folder ${dir} does not exist`)
+  let stopped: (signal: BackupInterrupted['signal']) => void = () => {}
+  const interrupted = new Promise<never>((_, reject) => { stopped = (signal) => reject(new BackupInterrupted(signal)) })
+  for (const signal of STOP_SIGNALS) process.on(signal, stopped)
   try {
-    if (!fs.existsSync(dir)) throw new BackupError(`cannot write the backup ${target}: the folder ${dir} does not exist`)
     try {
-      // Created empty, readable by its owner only, before a byte is copied into it: the copy
-      // holds password hashes and the site's secret, and a shell's umask (022) would make it
-      // readable by every user. VACUUM INTO accepts an empty file.
-      fs.closeSync(fs.openSync(temp, 'wx', 0o600))
-      db.prepare('VACUUM INTO ?').run(temp)
-      publish(temp, target)
+      // Created readable by its owner only before a byte is copied into it: the copy holds
+      // password hashes and the site's secret, and a shell's umask (022) would make it readable
+      // by every user. VACUUM INTO accepts an empty file.
+      fs.mkdirSync(temp, { mode: 0o700 })
+      fs.closeSync(fs.openSync(copy, 'wx', 0o600))
+      await Promise.race([vacuumInWorker(path, copy), interrupted])
+      publish(copy, target)
     } catch (e) {
+      if (e instanceof BackupInterrupted) throw e
       const code = (e as NodeJS.ErrnoException).code
       if (code === 'EEXIST') throw new BackupError(`${target} already exists; choose a new file`)
       throw backupFault(e, target)
     }
   } finally {
-    db.close()
-    fs.rmSync(temp, { force: true })
+    for (const signal of STOP_SIGNALS) process.off(signal, stopped)
+    fs.rmSync(temp, { recursive: true, force: true })
   }
 }
 
@@ -72,15 +93,22 @@ self.onmessage = ({ data }) => {
 
 let workerUrl: string | null = null
 
-export function backupDatabaseInWorker(path: string, target: string): Promise<void> {
+// VACUUM INTO `target` on a worker thread; rejects with SQLite's error (its code kept).
+function vacuumInWorker(path: string, target: string): Promise<void> {
   workerUrl ??= URL.createObjectURL(new Blob([WORKER], { type: 'application/javascript' }))
   const worker = new Worker(workerUrl)
   return new Promise<void>((resolve, reject) => {
     worker.onmessage = ({ data }: MessageEvent<{ ok: boolean; message?: string; code?: string }>) => {
       if (data.ok) resolve()
-      else reject(storageFault(Object.assign(new Error(data.message), { code: data.code }), target))
+      else reject(Object.assign(new Error(data.message), { code: data.code }))
     }
     worker.onerror = (e) => reject(new Error(`the backup could not run: ${e.message}`))
     worker.postMessage({ path, target })
   }).finally(() => worker.terminate())
+}
+
+export function backupDatabaseInWorker(path: string, target: string): Promise<void> {
+  return vacuumInWorker(path, target).catch((e: unknown) => {
+    throw storageFault(e, target)
+  })
 }

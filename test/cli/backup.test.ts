@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { migrations } from '../../src/db/migrations.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
 import { cli, killChildren, mainScript, runChild, spawnChild, writeSiteConfig } from '../spawn.ts'
+import { until } from '../until.ts'
 
 afterAll(() => { killChildren(); cleanupTemp() })
 
@@ -74,6 +75,30 @@ describe('backup', () => {
     expect(r).toEqual({ code: 0, stdout: target, stderr: '' })
     expect((statSync(target).mode & 0o777).toString(8)).toBe('600')
   })
+
+  // Ctrl-C at the terminal, the service manager's SIGTERM, a closed SSH session's SIGHUP: a copy
+  // of a large database takes a while, and half of one (hidden, as big as the database) must not
+  // stay behind in the backup folder.
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    test(`interrupted by ${signal} half-way: exit ${code}, one line, and nothing left in the folder`, async () => {
+      const dir = tempDir()
+      const config = writeSiteConfig(dir)
+      expect((await cli(['migrate', '--config', config])).code).toBe(0)
+      // 128 MiB: the copy takes long enough to be caught half-way.
+      const db = new Database(join(dir, 'data/votelist.db'))
+      db.run('CREATE TABLE filler (b BLOB)')
+      db.run('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2048) INSERT INTO filler SELECT randomblob(65536) FROM n')
+      db.close()
+      const out = join(dir, 'out')
+      mkdirSync(out)
+      const child = spawnChild([process.execPath, mainScript, 'backup', join(out, 'copy.db'), '--config', config])
+      await until(() => readdirSync(out).length > 0, 'the backup to begin writing')
+      child.proc.kill(signal)
+      const exit = await child.exited
+      expect({ exit, stdout: child.out, stderr: child.err, left: readdirSync(out) })
+        .toEqual({ exit: code, stdout: [], stderr: [`votelist backup: interrupted by ${signal}: no backup was written`], left: [] })
+    })
+  }
 
   // A backup that could not be written whole leaves nothing at its path: a file there would
   // pass for a backup, and would make the next try refuse ("already exists").
