@@ -5,8 +5,8 @@ import { storageFault } from './storage-error.ts'
 import type { WriteGate } from './write-gate.ts'
 
 // A data folder that cannot be created or written, a read-only database or a full disk fail here
-// as a StorageError that says what and where. The data folder is created when SQLite cannot open
-// the database without it (the first start), not looked for at every start.
+// as a StorageError that says what and where. The data folder and the file are created when SQLite
+// cannot open an existing database (the first start), not looked for at every start.
 export function openDatabase(path: string): Database {
   let db: Database | null = null
   try {
@@ -20,12 +20,28 @@ export function openDatabase(path: string): Database {
 }
 
 function openFile(path: string): Database {
+  if (path === ':memory:') return new Database(path, { create: true, strict: true })
   try {
+    return new Database(path, { readwrite: true, create: false, strict: true })
+  } catch {
+    createPrivately(path)
     return new Database(path, { create: true, strict: true })
-  } catch (e) {
-    if (path === ':memory:') throw e
-    nodeFs().mkdirSync(dirname(path), { recursive: true })
-    return new Database(path, { create: true, strict: true })
+  }
+}
+
+// A new database, and the data folder if missing, readable by their user only: the database holds
+// the password hashes and the site's secret (which signs sessions), and SQLite would create it
+// with the mode the umask leaves (a shell's 022: readable by every user of the machine). SQLite
+// gives the -wal and -shm files the database's own mode, and takes an empty file for a new
+// database. Whatever fails here (a folder in the way, one that may not be written) is left to
+// SQLite's own open, whose error says what is wrong.
+function createPrivately(path: string) {
+  const fs = nodeFs()
+  fs.mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  try {
+    fs.closeSync(fs.openSync(path, 'wx', 0o600))
+  } catch {
+    // EEXIST (a file made meanwhile, or a folder), EACCES…: SQLite's open says.
   }
 }
 

@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
-import { chownSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { EXIT, runCli } from '../../src/cli.ts'
 import { loadConfig } from '../../src/config/load.ts'
@@ -8,7 +8,7 @@ import { migrations } from '../../src/db/migrations.ts'
 import { sha256Hex } from '../../src/ids.ts'
 import { VERSION } from '../../src/version.ts'
 import { cleanupTemp, tempDir, testLookup } from '../helpers.ts'
-import { cli, killChildren } from '../spawn.ts'
+import { cli, killChildren, listeningUrl, mainScript, runChild, spawnChild } from '../spawn.ts'
 
 afterAll(() => { killChildren(); cleanupTemp() })
 
@@ -235,6 +235,24 @@ describe('user add, server add and key create from the shell', () => {
     expect(stored).toEqual([{ serverId: srv.id, hash: sha256Hex(key.stdout), prefix: key.stdout.slice(0, 8) }])
     // The password came from stdin without its line ending.
     expect(await Bun.password.verify('a long passphrase with spaces', hash)).toBe(true)
+  })
+
+  // The database holds the password hashes and the site's secret, which signs sessions: with a
+  // shell's umask (022) every user of the machine could read them, and forge an administrator's
+  // session. (install.sh's data folder is closed, but `bun start`, a binary run by hand or a
+  // container's volume are not.)
+  test('the database a command creates, its -wal and -shm and its data folder are its user\'s alone, whatever the umask', async () => {
+    const s = site('[http]\nhost = "127.0.0.1"\nport = 0\n')
+    const withUmask = (args: string[]) => ['sh', '-c', 'umask 022; exec "$@"', 'sh', process.execPath, mainScript, ...args, '--config', s.config]
+    const user = await runChild(withUmask(['user', 'add', '--email', 'a@example.com', '--password', '-']), { stdin: 'correct horse battery\n' })
+    expect(user.code).toBe(0)
+    const serve = spawnChild(withUmask(['serve']))
+    await listeningUrl(serve)
+    const mode = (name: string) => (statSync(join(s.dir, 'data', name)).mode & 0o777).toString(8)
+    const modes = { data: mode(''), db: mode('votelist.db'), wal: mode('votelist.db-wal'), shm: mode('votelist.db-shm') }
+    serve.proc.kill('SIGTERM')
+    expect(await serve.exited).toBe(0)
+    expect(modes).toEqual({ data: '700', db: '600', wal: '600', shm: '600' })
   })
 
   test('a password of only whitespace on stdin is refused (exit 2) and no account is made', async () => {
