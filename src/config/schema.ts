@@ -114,9 +114,19 @@ export function formatDuration(ms: number): string {
   return `${ms / size}${unit}`
 }
 
-export function duration(def: string, doc: string): Field<number> {
+// The longest a timer can wait (a longer setTimeout fires at once) and the longest
+// statement_timeout PostgreSQL accepts (it refuses the connection otherwise): 2^31 − 1 ms.
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
+// `timer`: the value is used as a timeout, so it must fit MAX_TIMER_MS.
+export function duration(def: string, doc: string, opts: { timer?: boolean } = {}): Field<number> {
+  const max = opts.timer ? MAX_TIMER_MS : Infinity
   return {
-    default: parseDuration(def, 'default'), doc, type: 'duration', defaultText: JSON.stringify(def), parse: parseDuration,
+    default: parseDuration(def, 'default'), doc, type: 'duration', defaultText: JSON.stringify(def),
+    parse(v, key) {
+      const ms = parseDuration(v, key)
+      return ms <= max ? ms : fail(key, `must be at most "${Math.floor(max / 1000)}s" (about ${Math.floor(max / 3_600_000)} hours)`, v)
+    },
     format: (ms) => JSON.stringify(formatDuration(ms)),
   }
 }
@@ -183,7 +193,7 @@ export const configSchema = {
     path: str('data/votelist.db', 'SQLite database file, relative to the config file\'s folder (or to the working folder without a config file). Not used when `database.url` is set.', { min: 1 }),
     url: postgresUrl('PostgreSQL instead of the SQLite file: `postgres://user:password@host:5432/database` (characters such as `@`, `:` or `/` in the password percent-encoded; `?sslmode=require` for TLS). Empty: SQLite. Setting it together with `database.path` is an error. The password is never logged.'),
     pool_size: int(10, 'PostgreSQL only: connections this process keeps open to the database at most (transactions wait for a free one).', 1, 1000),
-    statement_timeout: duration('30s', 'PostgreSQL only: longest a statement may run before the database cancels it (and the request or job fails instead of hanging).'),
+    statement_timeout: duration('30s', 'PostgreSQL only: longest a statement may run before the database cancels it (and the request or job fails instead of hanging).', { timer: true }),
   },
   jobs: {
     lease: duration('2m', 'How long a running job (a delivery attempt) is reserved for the process running it. Must exceed the longest attempt (checked at start: the webhook timeout, or the Votifier connect timeout plus twice its read timeout, plus a minute). On PostgreSQL a job whose process died runs again once its lease ends; on SQLite at the next start.'),
@@ -202,9 +212,9 @@ export const configSchema = {
   },
   deliveries: {
     retry_delays: durations(['1m', '5m', '15m', '30m', '1h', '2h', '5h'], 'Delays before each retry of a failed Votifier or webhook delivery, after the first attempt.'),
-    votifier_connect_timeout: duration('5s', 'Longest wait for the connection to a Votifier listener (the DNS lookup of its host and the TCP handshake).'),
-    votifier_read_timeout: duration('5s', 'Longest wait for the Votifier greeting, and again for the v2 answer after the vote is sent.'),
-    webhook_timeout: duration('10s', 'Longest wait for a webhook receiver\'s (or Discord\'s) answer (DNS lookup and connection included); a later answer counts as a failure.'),
+    votifier_connect_timeout: duration('5s', 'Longest wait for the connection to a Votifier listener (the DNS lookup of its host and the TCP handshake).', { timer: true }),
+    votifier_read_timeout: duration('5s', 'Longest wait for the Votifier greeting, and again for the v2 answer after the vote is sent.', { timer: true }),
+    webhook_timeout: duration('10s', 'Longest wait for a webhook receiver\'s (or Discord\'s) answer (DNS lookup and connection included); a later answer counts as a failure.', { timer: true }),
     concurrency: int(32, 'Delivery attempts in flight at once, over every server (the job queue itself runs at most 32 jobs at once).', 1, 32),
     per_target_concurrency: int(4, 'Delivery attempts in flight at once to one target (Votifier host:port, webhook origin, or Discord webhook), so one slow server never holds every slot.', 1, 1000),
   },

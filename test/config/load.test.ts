@@ -75,6 +75,12 @@ captcha = "off"
     ['[jobs]\nlease = "30s"', 'jobs.lease must be longer than the longest delivery attempt (75 s'],
     ['[deliveries]\nwebhook_timeout = "5m"', 'jobs.lease must be longer than the longest delivery attempt (360 s'],
     ['[http\nport=1', 'not valid TOML'],
+    // PostgreSQL refuses a statement_timeout past 2^31 − 1 ms at every connection (the site would
+    // not start, exit 1, without naming the key), and a timer that long fires at once.
+    ['[database]\nstatement_timeout = "600h"', 'database.statement_timeout: must be at most "2147483s" (about 596 hours)'],
+    ['[deliveries]\nwebhook_timeout = "600h"\n[jobs]\nlease = "700h"', 'deliveries.webhook_timeout: must be at most "2147483s" (about 596 hours)'],
+    ['[deliveries]\nvotifier_connect_timeout = "2147484s"\n[jobs]\nlease = "2000h"', 'deliveries.votifier_connect_timeout: must be at most "2147483s"'],
+    ['[deliveries]\nvotifier_read_timeout = "600h"\n[jobs]\nlease = "2000h"', 'deliveries.votifier_read_timeout: must be at most "2147483s"'],
   ]
   for (const [toml, message] of bad) {
     test(`refuses ${JSON.stringify(toml)} with "${message}"`, () => {
