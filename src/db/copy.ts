@@ -2,7 +2,7 @@ import type { Database } from 'bun:sqlite'
 import { migrate } from './migrate.ts'
 import { openDatabase } from './open.ts'
 import { connectPostgres, postgresFault, rows, sendable, type Pg } from './postgres-client.ts'
-import { migratePostgres } from './postgres-migrate.ts'
+import { migratePostgresInTransaction } from './postgres-migrate.ts'
 
 export class CopyError extends Error {}
 
@@ -20,7 +20,7 @@ export interface CopiedTable {
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
 
 // Copies the site's data from the SQLite file at `path` into the empty PostgreSQL database at
-// `url`: migrates it, then copies every table in one transaction, in the order of their foreign
+// `url`: in one transaction, migrates it and copies every table in the order of their foreign
 // keys, checks that each holds as many rows as the source, and commits only then. The source is
 // read from one snapshot, so a site that keeps running while it is copied is copied as it was at
 // the start. `label`: the target's address without its password, for messages.
@@ -35,10 +35,14 @@ export async function copySqliteToPostgres(path: string, url: string, label: str
       const names = present.map((t) => t.name)
       throw new CopyError(`the database at ${label} is not empty (tables: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}): db copy writes only into an empty database; create a new one (CREATE DATABASE) and give its URL`)
     }
-    await migratePostgres(pg)
     source.run('BEGIN') // one snapshot of the source for every table
     try {
-      return await pg.begin((tx) => copyTables(source, tx))
+      // The schema and the rows in one transaction: a copy that fails leaves the database empty,
+      // ready for the next try.
+      return await pg.begin(async (tx) => {
+        await migratePostgresInTransaction(tx)
+        return copyTables(source, tx)
+      })
     } finally {
       source.run('COMMIT')
     }

@@ -23,19 +23,9 @@ export async function migratePostgres(pg: Pg, list: readonly Migration[] = postg
     await conn.unsafe('SET statement_timeout = 0')
     await conn.unsafe('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
     try {
-      await conn.unsafe('CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, applied_at bigint NOT NULL)')
-      const done = ((await conn.unsafe('SELECT name FROM schema_migration')) as { name: string }[]).map((r) => r.name)
       const applied: string[] = []
-      for (const m of pendingMigrations(list, done)) {
-        try {
-          await conn.begin(async (tx) => {
-            // Without parameters, a text of several statements runs as one simple query.
-            await tx.unsafe(m.sql).simple()
-            await tx.unsafe('INSERT INTO schema_migration (name, applied_at) VALUES ($1, $2)', [m.name, now])
-          })
-        } catch (e) {
-          throw new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`)
-        }
+      for (const m of await pending(conn, list)) {
+        await conn.begin((tx) => apply(tx, m, now))
         applied.push(m.name)
       }
       return applied
@@ -47,5 +37,35 @@ export async function migratePostgres(pg: Pg, list: readonly Migration[] = postg
   } finally {
     if (clean) conn.release()
     else await conn.close()
+  }
+}
+
+// Every pending migration inside the transaction `tx` the caller holds, which commits them with
+// its own work or rolls them back with it (db copy: a copy that fails leaves the database as empty
+// as it found it, tables included). The advisory lock is the transaction's.
+export async function migratePostgresInTransaction(tx: Pg, list: readonly Migration[] = postgresMigrations, now = Date.now()): Promise<string[]> {
+  await tx.unsafe('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+  const applied: string[] = []
+  for (const m of await pending(tx, list)) {
+    await apply(tx, m, now)
+    applied.push(m.name)
+  }
+  return applied
+}
+
+async function pending(pg: Pg, list: readonly Migration[]): Promise<Migration[]> {
+  await pg.unsafe('CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, applied_at bigint NOT NULL)')
+  const done = ((await pg.unsafe('SELECT name FROM schema_migration')) as { name: string }[]).map((r) => r.name)
+  return pendingMigrations(list, done)
+}
+
+// One migration with its record, in the transaction `tx`.
+async function apply(tx: Pg, m: Migration, now: number): Promise<void> {
+  try {
+    // Without parameters, a text of several statements runs as one simple query.
+    await tx.unsafe(m.sql).simple()
+    await tx.unsafe('INSERT INTO schema_migration (name, applied_at) VALUES ($1, $2)', [m.name, now])
+  } catch (e) {
+    throw new MigrationError(`migration ${m.name} failed: ${(e as Error).message}`)
   }
 }

@@ -188,6 +188,31 @@ describe.if(backends.includes('postgres'))('votelist db copy', () => {
     }
   })
 
+  // A copy cut short (a value PostgreSQL refuses, a lost connection, Ctrl-C) must leave the
+  // database as empty as it found it: the next try would otherwise be refused as "not empty".
+  test('a copy that fails half-way leaves the database empty, and runs again once the cause is fixed', async () => {
+    const s = testRuntime()
+    await seedServer(s, {})
+    // SQLite keeps what it is given; PostgreSQL's bigint refuses it.
+    s.db.run("UPDATE user SET created_at = 'yesterday'")
+    const configPath = join(tempDir(), 'votelist.toml')
+    writeFileSync(configPath, `[database]\npath = "${s.config.database.path}"\n`)
+    const target = await createEmptyDatabase()
+    const { SQL } = await import('bun')
+    const pg = new SQL({ url: target.url, max: 1 })
+    try {
+      const failed = await run(['db', 'copy', '--to', target.url, '--config', configPath])
+      const [{ tables }] = await pg.unsafe("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'public'")
+      expect({ code: failed.code, tables }).toEqual({ code: 1, tables: 0 })
+      s.db.run('UPDATE user SET created_at = 1')
+      const again = await run(['db', 'copy', '--to', target.url, '--config', configPath])
+      expect([again.code, again.err]).toEqual([0, ''])
+    } finally {
+      await pg.close()
+      await target.drop()
+    }
+  })
+
   test('a database that is not empty is refused, and nothing is written into it', async () => {
     const s = testRuntime()
     await seedServer(s, {})
