@@ -19,9 +19,12 @@ export const MASK = '********'
 // A TOML literal: strings and numbers as JSON writes them, lists with the site's spacing.
 const tomlText = (value: unknown): string => (Array.isArray(value) ? `[${value.map(tomlText).join(', ')}]` : JSON.stringify(value))
 
-// The password of every URL with credentials in the text, masked.
+// The password of every URL with credentials in the text, masked: the one before the host
+// (user:password@), and the parameters that carry one (PostgreSQL's ?password=, ?sslpassword=).
 export function maskUrlPasswords(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/"]*):([^\s@/"]+)@/gi, (_m, user: string) => `${user}:${MASK}@`)
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/"]*):([^\s@/"]+)@/gi, (_m, user: string) => `${user}:${MASK}@`)
+    .replace(/([?&][^\s=&#"]*password=)[^\s&#"]*/gi, (_m, name: string) => `${name}${MASK}`)
 }
 
 export function showValue(field: Field<unknown>, value: unknown): string {

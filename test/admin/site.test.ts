@@ -4,7 +4,8 @@ import { readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { POSTGRES_BACKUP } from '../../src/admin/backup.ts'
 import { saveWebhook } from '../../src/channels/service.ts'
-import { maskUrlPasswords, showValue } from '../../src/config/effective.ts'
+import { effectiveConfig, maskUrlPasswords, showValue } from '../../src/config/effective.ts'
+import { parseConfig } from '../../src/config/load.ts'
 import { str } from '../../src/config/schema.ts'
 import { registerSiteWork } from '../../src/site.ts'
 import { runPingRound } from '../../src/stats/round.ts'
@@ -161,6 +162,14 @@ describe('the configuration in effect', () => {
     expect(showValue({ ...str('', 'a password'), secret: true }, 'hunter2')).toBe('"********"')
     expect(maskUrlPasswords('postgres://votes:s3cr%40t@db.example.org:5432/votelist')).toBe('postgres://votes:********@db.example.org:5432/votelist')
     expect(maskUrlPasswords('https://user@example.org/ and https://a:b@c.example.org')).toBe('https://user@example.org/ and https://a:********@c.example.org')
+  })
+
+  // PostgreSQL's URLs also take the password as a parameter (libpq's password and sslpassword),
+  // which databaseLabel already leaves out of the logs.
+  test('a database URL carrying its password as a parameter shows it masked too', () => {
+    const url = 'postgres://votes@db.example.org:5432/votelist?password=hunter2&sslmode=require&sslpassword=keyphrase'
+    const shown = effectiveConfig(parseConfig({ database: { url } }, tempDir())).find((s) => s.key === 'database.url')
+    expect(shown?.value).toBe('"postgres://votes@db.example.org:5432/votelist?password=********&sslmode=require&sslpassword=********"')
   })
 })
 
