@@ -1,4 +1,5 @@
 import { HashGate } from './accounts/hash-gate.ts'
+import { removeInterruptedBackups } from './admin/backup.ts'
 import { FAILED_LOGIN_WINDOW_MS } from './accounts/service.ts'
 import { registerSessionWork } from './accounts/session.ts'
 import { registerCaptchaWork } from './captcha/service.ts'
@@ -114,6 +115,8 @@ export async function listenToOtherInstances(site: Site): Promise<{ stop(): Prom
 // longer than a lease are closed.
 export async function recoverInterruptedWork(site: Site): Promise<void> {
   if (site.store.kind === 'sqlite') {
+    const removed = await removeInterruptedBackups(site.config.database.path)
+    if (removed.length) site.log.info('removed the temporary copies of backups the previous process did not finish', { files: removed })
     const released = await site.queue.releaseLeases()
     if (released) site.log.info('re-queued jobs interrupted by the previous stop', { jobs: released })
     await closeInterruptedDeliveries(site)

@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createUser } from '../../src/accounts/service.ts'
 import { loadConfig } from '../../src/config/load.ts'
@@ -142,5 +142,43 @@ describe('graceful stop', () => {
     expect(second.stderr).toContain('another votelist serve is using')
     child.proc.kill('SIGTERM')
     expect(await child.exited).toBe(0)
+  })
+})
+
+// systemd's SIGKILL after TimeoutStopSec, the OOM killer, a power cut: a backup being made for
+// the dashboard dies with the process, and its temporary copy, as large as the database, would
+// stay hidden in the data folder for good.
+describe('a dashboard backup cut short by kill -9', () => {
+  test('its temporary copy is removed at the next start', async () => {
+    const dir = tempDir()
+    const config = writeSiteConfig(dir)
+    const password = 'correct horse battery'
+    expect((await cli(['user', 'add', '--email', 'admin@example.com', '--password', '-', '--config', config], { stdin: `${password}\n` })).code).toBe(0)
+    // 128 MiB: the copy takes long enough to be caught half-way.
+    const db = new Database(join(dir, 'data/votelist.db'))
+    db.run('CREATE TABLE filler (b BLOB)')
+    db.run('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2048) INSERT INTO filler SELECT randomblob(65536) FROM n')
+    db.close()
+    const serve = () => spawnChild([process.execPath, mainScript, 'serve', '--config', config])
+    const first = serve()
+    const url = await listeningUrl(first)
+    const login = await fetch(`${url}/api/v1/auth/login`, {
+      method: 'POST', headers: { origin: url, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password }),
+    })
+    expect(login.status).toBe(200)
+    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+    const download = fetch(`${url}/api/v1/admin/backup`, { headers: { cookie } }).catch(() => null)
+    const copies = () => readdirSync(join(dir, 'data')).filter((name) => name.includes('.backup-'))
+    await until(() => copies().length > 0, 'the backup\'s temporary copy to appear')
+    first.proc.kill('SIGKILL')
+    await first.exited
+    await download
+    const leftByTheKill = copies()
+    const second = serve()
+    await listeningUrl(second)
+    const afterRestart = copies()
+    second.proc.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+    expect({ leftByTheKill: leftByTheKill.length > 0, afterRestart }).toEqual({ leftByTheKill: true, afterRestart: [] })
   })
 })
