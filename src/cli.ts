@@ -2,6 +2,7 @@ import { userJson } from './accounts/schema.ts'
 import { checkEmail, checkPassword, createUser } from './accounts/service.ts'
 import { parseFlags, type Flags } from './cli-args.ts'
 import { readPasswordLine } from './cli-password.ts'
+import { USAGE } from './cli-usage.ts'
 import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError, postgresUrl } from './config/schema.ts'
@@ -37,31 +38,6 @@ export interface Io {
   // Name resolution for the save-time host check (server add); injected by tests.
   lookup?: Lookup
 }
-
-export const USAGE = `votelist ${VERSION} — a self-hosted Minecraft server list with vote rewards
-
-Usage:
-  votelist [serve] [--config FILE]          run the site (the default command)
-  votelist migrate [--config FILE]          apply database migrations and exit
-  votelist user add --email E --password P [--admin]
-                                            create an account ("-" as P reads it from stdin)
-  votelist server add --owner E --name N --host H [--port P] [--edition java|bedrock] [--slug S]
-                                            list a server for an account; prints it as JSON
-  votelist key create --server SLUG [--name N]
-                                            create an API key; prints the key alone
-  votelist backup FILE [--config FILE]      write a consistent copy of the SQLite database to FILE
-                                            (PostgreSQL: use pg_dump)
-  votelist db copy --to URL [--config FILE] copy the site's SQLite data into the empty PostgreSQL
-                                            database at URL (postgres://…), checking every count
-  votelist config check [--config FILE]     validate the configuration and exit
-  votelist config example [--database PATH] print a commented votelist.toml with every default
-  votelist version                          print the version
-  votelist help                             print this text
-
-Every command takes --config FILE (default ./votelist.toml if present, else built-in defaults).
-Exit codes: 0 success, 1 failure (refused or failed), 2 bad usage or bad argument value,
-74 disk full or I/O error on the database, 77 database or data folder not writable,
-78 bad configuration.`
 
 class UsageError extends Error {}
 
