@@ -21,7 +21,8 @@ Usage:
   votelist version                          print the version
   votelist help                             print this text
 
-Every command takes --config FILE (default ./votelist.toml if present, else built-in defaults).
+Every command takes --config FILE, after the command or before it (default ./votelist.toml if
+present, else built-in defaults).
 Exit codes: 0 success, 1 failure (refused or failed), 2 bad usage or bad argument value,
 74 disk full or I/O error on the database, 77 database or data folder not writable,
 78 bad configuration.`

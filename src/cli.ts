@@ -219,7 +219,16 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   },
 }
 
-export async function runCli(argv: string[], io: Io): Promise<number> {
+// `votelist --config FILE COMMAND …`, the order many tools take their global options in, is read
+// as `votelist COMMAND … --config FILE`; without a command after it, the option is serve's.
+function commandFirst(argv: string[]): string[] {
+  const option = argv[0] === '--config' ? 2 : argv[0]?.startsWith('--config=') ? 1 : 0
+  if (!option || argv.length <= option || !Object.hasOwn(commands, argv[option])) return argv
+  return [argv[option], ...argv.slice(option + 1), ...argv.slice(0, option)]
+}
+
+export async function runCli(given: string[], io: Io): Promise<number> {
+  const argv = commandFirst(given)
   const [first, ...rest] = argv
   const isFlag = first === undefined || first.startsWith('-')
   const name = first === '--help' || first === '-h' ? 'help' : first === '--version' ? 'version' : isFlag ? 'serve' : first

@@ -181,6 +181,19 @@ describe('migrate', () => {
   })
 })
 
+// Many tools take their global options before the command (`git -C DIR status`): an admin who
+// types `votelist --config FILE backup …` means that command on that configuration.
+describe('--config before the command', () => {
+  test('is read as if it came after it', async () => {
+    const s = site()
+    const migrated = await run(['--config', s.config, 'migrate'])
+    expect(migrated).toEqual({ code: 0, out: `applied ${migrations.map((m) => m.name).join(', ')}`, err: '' })
+    const copy = join(s.dir, 'copy.db')
+    expect(await run([`--config=${s.config}`, 'backup', copy])).toEqual({ code: 0, out: copy, err: '' })
+    expect(await run(['--config', s.config, 'config', 'check'])).toEqual({ code: 0, out: `configuration is valid (${s.config}); database: ${s.db}`, err: '' })
+  })
+})
+
 describe('user add, server add and key create from the shell', () => {
   // Run without --config in the wrong folder (or with the wrong --config), they would create and
   // migrate a new, empty database there, then say there is no such server or account.
