@@ -69,7 +69,13 @@ async function copyTables(source: Database, tx: Pg): Promise<CopiedTable[]> {
     const flush = async () => {
       if (!batch.length) return
       const values = batch.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ')
-      await tx.unsafe(`INSERT INTO ${quote(table)} (${names}) VALUES ${values}`, sendable(batch.flat()))
+      try {
+        await tx.unsafe(`INSERT INTO ${quote(table)} (${names}) VALUES ${values}`, sendable(batch.flat()))
+      } catch (e) {
+        // The server's refusal of a value (it carries its SQLSTATE); a lost connection goes as it is.
+        if (typeof (e as { errno?: unknown }).errno !== 'string') throw e
+        throw new CopyError(`table ${table}: PostgreSQL refused a row (${(e as Error).message}); nothing was written, the database is still empty`)
+      }
       batch = []
     }
     const read = source.query(`SELECT ${names} FROM ${quote(table)}`)

@@ -203,7 +203,9 @@ describe.if(backends.includes('postgres'))('votelist db copy', () => {
     try {
       const failed = await run(['db', 'copy', '--to', target.url, '--config', configPath])
       const [{ tables }] = await pg.unsafe("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'public'")
-      expect({ code: failed.code, tables }).toEqual({ code: 1, tables: 0 })
+      expect({ code: failed.code, err: failed.err, tables }).toEqual({
+        code: 1, err: 'votelist db: table user: PostgreSQL refused a row (invalid input syntax for type bigint: "yesterday"); nothing was written, the database is still empty', tables: 0,
+      })
       s.db.run('UPDATE user SET created_at = 1')
       const again = await run(['db', 'copy', '--to', target.url, '--config', configPath])
       expect([again.code, again.err]).toEqual([0, ''])
