@@ -10,6 +10,7 @@ import { BackupError, BackupInterrupted, backupDatabase } from './db/backup.ts'
 import { CopyError, copySqliteToPostgres } from './db/copy.ts'
 import { InstanceLockError } from './db/instance-lock.ts'
 import { MigrationError } from './db/migrate.ts'
+import { migrations } from './db/migrations.ts'
 import { DatabaseOwnerError, refuseForeignOwner } from './db/owner-guard.ts'
 import { StorageError } from './db/storage-error.ts'
 import { resolve } from './file-path.ts'
@@ -81,9 +82,11 @@ function dbConfig(values: Record<string, unknown>, io: Io): Config {
 function existingDbConfig(values: Record<string, unknown>, io: Io): Config {
   const cfg = dbConfig(values, io)
   if (cfg.database.url || nodeFs().existsSync(cfg.database.path)) return cfg
-  const why = cfg.source === null ? `: no --config was given and there is no ./votelist.toml in ${io.cwd}, so the built-in default was used; give --config FILE` : ''
+  const why = cfg.source === null ? `: ${builtInDefault(io)}` : ''
   throw new ApiError(404, 'NOT_FOUND', `no database at ${cfg.database.path}${why}`)
 }
+
+const builtInDefault = (io: Io) => `no --config was given and there is no ./votelist.toml in ${io.cwd}, so the built-in default was used; give --config FILE`
 
 // Opens the store of the configured site for one command, quietly, and closes it afterwards.
 async function withStore<T>(values: Record<string, unknown>, io: Io, fn: (rt: StoreRuntime) => Promise<T>, existing = false): Promise<T> {
@@ -117,9 +120,16 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     if (password === '-') password = await readPasswordLine(`Password for ${email}: `)
     // Refused before the database is opened (a first account creates it).
     checkPassword(password)
-    const user = await withStore(values, io, (rt) => createUser(rt, { email, password, admin: values.admin === true }))
+    // A database made on the built-in default is most often a forgotten --config: the account
+    // would land in a new, empty site beside the real one. Allowed (the quick start), but said.
+    let created: string | null = null
+    const user = await withStore(values, io, (rt) => {
+      if (rt.config.source === null && !rt.config.database.url && rt.migrated.length === migrations.length) created = rt.config.database.path
+      return createUser(rt, { email, password, admin: values.admin === true })
+    })
     // The account as the API gives it: times in ISO 8601, like everything a command prints.
     io.out(JSON.stringify(userJson(user)))
+    if (created) io.err(`votelist user: created a new database at ${created}: ${builtInDefault(io)} to add accounts to an existing site`)
     return EXIT.ok
   },
 

@@ -208,6 +208,21 @@ describe('user add, server add and key create from the shell', () => {
     expect(readdirSync(s.dir)).toEqual(['votelist.toml'])
   })
 
+  // Without --config, in a folder without votelist.toml, the built-in default database is used: a
+  // forgotten --config (`sudo -u votelist votelist user add …` in /var/lib/votelist) makes a new,
+  // empty site there, and the account lands in it rather than in the site's, with a success.
+  // A first account may create the database (the quick start), but the command says so.
+  test('user add that creates a database on the built-in default says where, and how to reach the site\'s', async () => {
+    const dir = tempDir()
+    const first = await run(['user', 'add', '--email', 'a@example.com', '--password', 'correct horse battery'], dir)
+    expect({ code: first.code, err: first.err }).toEqual({
+      code: 0,
+      err: `votelist user: created a new database at ${join(dir, 'data/votelist.db')}: no --config was given and there is no ./votelist.toml in ${dir}, so the built-in default was used; give --config FILE to add accounts to an existing site`,
+    })
+    // That database now exists: the next account goes into it without a word.
+    expect(await run(['user', 'add', '--email', 'b@example.com', '--password', 'correct horse battery'], dir)).toMatchObject({ code: 0, err: '' })
+  })
+
   test('user add refuses a bad e-mail address or password before it creates any database', async () => {
     const dir = tempDir()
     const email = await run(['user', 'add', '--email', 'not-an-email', '--password', 'long enough pass'], dir)
