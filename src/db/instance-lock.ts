@@ -1,5 +1,6 @@
 import { Database } from 'bun:sqlite'
-import { storageFault } from './storage-error.ts'
+import { runAs } from './owner-guard.ts'
+import { StorageError, storageFault } from './storage-error.ts'
 
 export class InstanceLockError extends Error {}
 
@@ -25,10 +26,23 @@ export function acquireInstanceLock(databasePath: string): { release(): void } {
     db.run('PRAGMA synchronous = OFF')
     db.run('PRAGMA locking_mode = EXCLUSIVE')
     db.run('BEGIN EXCLUSIVE')
-    db.run('COMMIT')
   } catch (e) {
     db.close()
     throw new InstanceLockError(`another votelist serve is using ${databasePath} (${path} is locked: ${(e as Error).message})`)
+  }
+  try {
+    // A write, so that the lock is a writer's: SQLite opens a file its user may not write
+    // read-only without a word, and a read-only connection only ever holds a shared lock, which
+    // every other serve would share.
+    db.run('PRAGMA user_version = 1')
+    db.run('COMMIT')
+  } catch (e) {
+    db.close()
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && code.startsWith('SQLITE_READONLY')) {
+      throw new StorageError(`the instance lock ${path} is read-only for ${runAs()}, so it cannot keep a second votelist serve off this database: delete it while no votelist serve runs, or make it writable by that user (a votelist serve run as another user, such as root, leaves it behind)`, 'permission')
+    }
+    throw storageFault(e, databasePath, `taking the instance lock ${path}`)
   }
   return { release: () => db.close() }
 }

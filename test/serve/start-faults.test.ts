@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { EXIT } from '../../src/cli.ts'
 import { userName } from '../../src/db/owner-guard.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
-import { cli, mainScript, runChild } from '../spawn.ts'
+import { cli, killChildren, mainScript, runChild, spawnChild } from '../spawn.ts'
 
-afterAll(cleanupTemp)
+afterAll(() => { killChildren(); cleanupTemp() })
 
 // Real refusals of the file system, for a real `votelist serve`. Root ignores file permissions,
 // so when the tests run as root the site runs as `nobody` (setpriv) and the files it may use are
@@ -63,6 +63,30 @@ describe('a database the site may not write', () => {
     chmodSync(s.dir, 0o755)
     expectOneLine(r, EXIT.noPermission)
     expect(r.stderr).toBe(`votelist serve: cannot create the data folder ${join(s.dir, 'data')}: permission denied for ${siteUser} (database.path)`)
+  })
+})
+
+// The instance lock is only a lock if the site's user may write its file: SQLite opens a file it
+// may not write read-only, without a word, and a read-only connection holds a shared lock that any
+// number of processes share. A `serve` run once as root leaves the file root's.
+describe('an instance lock file the site may not write', () => {
+  test('serve refuses to start (exit 77), naming the file and what to do, rather than run unlocked', async () => {
+    const s = site('data/votelist.db')
+    expect((await cli(['migrate', '--config', s.config])).code).toBe(0)
+    give(join(s.dir, 'data'))
+    give(s.db)
+    const lock = `${s.db}.lock`
+    writeFileSync(lock, '')
+    chmodSync(lock, 0o444)
+    const child = spawnChild([...asSiteUser, process.execPath, mainScript, 'serve', '--config', s.config])
+    const listening = child.waitFor('err', /votelist listening/).then(() => 'listening', () => new Promise<never>(() => {}))
+    const outcome = await Promise.race([child.exited, listening])
+    child.proc.kill('SIGTERM')
+    await child.exited
+    expect({ outcome, stderr: child.err }).toEqual({
+      outcome: EXIT.noPermission,
+      stderr: [`votelist serve: the instance lock ${lock} is read-only for ${siteUser}, so it cannot keep a second votelist serve off this database: delete it while no votelist serve runs, or make it writable by that user (a votelist serve run as another user, such as root, leaves it behind)`],
+    })
   })
 })
 
