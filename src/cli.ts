@@ -6,7 +6,7 @@ import { USAGE } from './cli-usage.ts'
 import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError, postgresUrl } from './config/schema.ts'
-import { BackupError, BackupInterrupted, backupDatabase } from './db/backup.ts'
+import { BackupError, BackupInterrupted, backupDatabase, STOP_SIGNALS } from './db/backup.ts'
 import { CopyError, copySqliteToPostgres } from './db/copy.ts'
 import { InstanceLockError } from './db/instance-lock.ts'
 import { MigrationError } from './db/migrate.ts'
@@ -41,8 +41,6 @@ export interface Io {
 }
 
 class UsageError extends Error {}
-
-const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const
 
 function parse(args: string[], options: Flags, positionals = 0) {
   let parsed
@@ -273,7 +271,7 @@ export async function runCli(given: string[], io: Io): Promise<number> {
     // The code a shell gives a command a signal ended: 128 + the signal's number.
     if (e instanceof BackupInterrupted) {
       io.err(`votelist ${name}: ${e.message}`)
-      return 128 + SIGNAL_NUMBERS[e.signal]
+      return 128 + STOP_SIGNALS[e.signal]
     }
     if (e instanceof StorageError) {
       io.err(`votelist ${name}: ${e.message}`)

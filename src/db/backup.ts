@@ -15,7 +15,21 @@ export class BackupInterrupted extends Error {
   }
 }
 
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+export const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const
+
+// The stop signals this process was started with ignored (nohup ignores SIGHUP, a shell's
+// background job SIGINT), read from the kernel's mask of ignored signals: those must stay ignored,
+// and a listener would take them back. Linux; elsewhere none is taken as ignored.
+function stopSignalsHeard(): BackupInterrupted['signal'][] {
+  let ignored = 0n
+  try {
+    const mask = /^SigIgn:\s*([0-9a-f]+)$/m.exec(nodeFs().readFileSync('/proc/self/status', 'utf8'))
+    if (mask) ignored = BigInt(`0x${mask[1]}`)
+  } catch {
+    // No /proc: every stop signal is listened to.
+  }
+  return (Object.keys(STOP_SIGNALS) as BackupInterrupted['signal'][]).filter((s) => ((ignored >> BigInt(STOP_SIGNALS[s] - 1)) & 1n) === 0n)
+}
 
 // Writes a consistent copy of the database at `path` to `target` (a new file). VACUUM INTO reads
 // one snapshot of the live database: the copy is consistent while the site runs. It writes into a
@@ -24,7 +38,8 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 // that passes for a backup, and never overwrites a file. The copy runs on a worker thread, so
 // that a signal is heard while it runs (the default action would kill the process and leave the
 // half-written copy and its journal behind, as large as the database): the folder goes, and with
-// it whatever SQLite still had open or would create in it, and the command exits.
+// it whatever SQLite still had open or would create in it, and the command exits; a signal the
+// command was started ignoring stays ignored.
 export async function backupDatabase(path: string, target: string): Promise<void> {
   const fs = nodeFs()
   const dir = dirname(target)
@@ -35,7 +50,8 @@ export async function backupDatabase(path: string, target: string): Promise<void
   if (!fs.existsSync(dir)) throw new BackupError(`cannot write the backup ${target}: the folder ${dir} does not exist`)
   let stopped: (signal: BackupInterrupted['signal']) => void = () => {}
   const interrupted = new Promise<never>((_, reject) => { stopped = (signal) => reject(new BackupInterrupted(signal)) })
-  for (const signal of STOP_SIGNALS) process.on(signal, stopped)
+  const heard = stopSignalsHeard()
+  for (const signal of heard) process.on(signal, stopped)
   try {
     try {
       // Created readable by its owner only before a byte is copied into it: the copy holds
@@ -52,7 +68,7 @@ export async function backupDatabase(path: string, target: string): Promise<void
       throw backupFault(e, target)
     }
   } finally {
-    for (const signal of STOP_SIGNALS) process.off(signal, stopped)
+    for (const signal of heard) process.off(signal, stopped)
     fs.rmSync(temp, { recursive: true, force: true })
   }
 }

@@ -100,6 +100,29 @@ describe('backup', () => {
     })
   }
 
+  // nohup (and a shell's background job, for SIGINT) starts a command with the signal ignored, so
+  // that a closed session does not stop it: the backup must go on to the end.
+  test('a signal it was started ignoring (nohup) stays ignored: the backup goes on and is whole', async () => {
+    const dir = tempDir()
+    const config = writeSiteConfig(dir)
+    expect((await cli(['migrate', '--config', config])).code).toBe(0)
+    const db = new Database(join(dir, 'data/votelist.db'))
+    db.run('CREATE TABLE filler (b BLOB)')
+    db.run('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2048) INSERT INTO filler SELECT randomblob(65536) FROM n')
+    db.close()
+    const out = join(dir, 'out')
+    mkdirSync(out)
+    const target = join(out, 'copy.db')
+    const child = spawnChild(['sh', '-c', 'trap "" HUP; exec "$@"', 'sh', process.execPath, mainScript, 'backup', target, '--config', config])
+    await until(() => readdirSync(out).length > 0, 'the backup to begin writing')
+    child.proc.kill('SIGHUP')
+    const exit = await child.exited
+    expect({ exit, stdout: child.out, stderr: child.err, left: readdirSync(out) }).toEqual({ exit: 0, stdout: [target], stderr: [], left: ['copy.db'] })
+    const copy = new Database(target, { readonly: true })
+    expect(copy.query('SELECT count(*) AS n FROM filler').get()).toEqual({ n: 2048 })
+    copy.close()
+  })
+
   // A backup that could not be written whole leaves nothing at its path: a file there would
   // pass for a backup, and would make the next try refuse ("already exists").
   describe('a backup that cannot be written: one line, the exit code of its cause, no file left', () => {
