@@ -25,4 +25,4 @@ Every command takes --config FILE, after the command or before it (default ./vot
 present, else built-in defaults).
 Exit codes: 0 success, 1 failure (refused or failed), 2 bad usage or bad argument value,
 74 disk full or I/O error on the database, 77 database or data folder not writable,
-78 bad configuration.`
+78 bad configuration, 129/130/143 backup stopped by SIGHUP/SIGINT/SIGTERM (nothing left).`

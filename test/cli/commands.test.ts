@@ -43,6 +43,7 @@ describe('version and help', () => {
         expect(out).toContain(`votelist ${c}`)
       }
       expect(out).toContain('78 bad configuration')
+      expect(out).toContain('129/130/143 backup stopped by SIGHUP/SIGINT/SIGTERM (nothing left)')
     })
   }
 })
