@@ -8,7 +8,7 @@ import { exampleToml } from './config/reference.ts'
 import { ConfigError, postgresUrl } from './config/schema.ts'
 import { BackupError, BackupInterrupted, backupDatabase, STOP_SIGNALS } from './db/backup.ts'
 import { CopyError, copySqliteToPostgres } from './db/copy.ts'
-import { InstanceLockError } from './db/instance-lock.ts'
+import { acquireInstanceLock, InstanceLockError } from './db/instance-lock.ts'
 import { MigrationError } from './db/migrate.ts'
 import { migrations } from './db/migrations.ts'
 import { DatabaseOwnerError, refuseForeignOwner } from './db/owner-guard.ts'
@@ -99,7 +99,18 @@ async function withStore<T>(values: Record<string, unknown>, io: Io, fn: (rt: St
 const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   async serve(args, io) {
     const { values } = parse(args, {})
-    await serveSite(createSite(await openStore(config(values, io))), { stopSignal: io.stopSignal })
+    const cfg = config(values, io)
+    // Taken before the store is opened: a second serve (a newer version tried by hand beside
+    // the service) must not migrate the database of the one that runs, then stop at the lock.
+    const lock = cfg.database.url ? null : acquireInstanceLock(cfg.database.path)
+    let site
+    try {
+      site = createSite(await openStore(cfg))
+    } catch (e) {
+      lock?.release()
+      throw e
+    }
+    await serveSite(site, { stopSignal: io.stopSignal, lock })
     return EXIT.ok
   },
 

@@ -22,6 +22,10 @@ export interface ServeOptions {
   stopSignal?: Promise<unknown>
   // Test harnesses mount extra routes here; the command line mounts nothing.
   extend?: (app: App) => AnyElysia
+  // The instance lock, when the caller took it before opening the store (votelist serve does, so
+  // that a second serve never migrates the database of one that runs); released at the end.
+  // Default: taken here (SQLite).
+  lock?: { release(): void } | null
 }
 
 // The site's life: take the database for this process (SQLite), re-queue jobs a previous process
@@ -30,12 +34,12 @@ export interface ServeOptions {
 // the store (SQLite checkpoints the WAL into the main file). Closes the store in every case.
 export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void> {
   const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
-  let lock: { release(): void } | null = null
+  let lock: { release(): void } | null = opts.lock ?? null
   let listening: { stop(): Promise<void> } | null = null
   let checkpoints: { stop(): Promise<void>; readonly running: boolean } | null = null
   let voteWriter: VoteWriter | null = null
   try {
-    if (rt.store.kind === 'sqlite') lock = acquireInstanceLock(rt.config.database.path)
+    if (opts.lock === undefined && rt.store.kind === 'sqlite') lock = acquireInstanceLock(rt.config.database.path)
     await recoverInterruptedWork(rt)
     registerSiteWork(rt)
     listening = await listenToOtherInstances(rt)

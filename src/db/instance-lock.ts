@@ -1,4 +1,6 @@
 import { Database } from 'bun:sqlite'
+import { dirname } from '../file-path.ts'
+import { nodeFs } from '../lazy-modules.ts'
 import { runAs } from './owner-guard.ts'
 import { StorageError, storageFault } from './storage-error.ts'
 
@@ -13,7 +15,7 @@ export function acquireInstanceLock(databasePath: string): { release(): void } {
   const path = `${databasePath}.lock`
   let db: Database
   try {
-    db = new Database(path, { create: true })
+    db = openLockFile(path)
   } catch (e) {
     throw storageFault(e, databasePath, `creating ${path}`)
   }
@@ -45,4 +47,16 @@ export function acquireInstanceLock(databasePath: string): { release(): void } {
     throw storageFault(e, databasePath, `taking the instance lock ${path}`)
   }
   return { release: () => db.close() }
+}
+
+// The lock is taken before the database is opened (serve: a second one must not write to a
+// database another one uses, not even to migrate it), so on a first start the data folder is
+// created here, as src/db/open.ts would create it: its user's alone.
+function openLockFile(path: string): Database {
+  try {
+    return new Database(path, { create: true })
+  } catch {
+    nodeFs().mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+    return new Database(path, { create: true })
+  }
 }

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createUser } from '../../src/accounts/service.ts'
 import { loadConfig } from '../../src/config/load.ts'
+import { migrations } from '../../src/db/migrations.ts'
 import { createKey } from '../../src/keys/service.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { createServer } from '../../src/servers/service.ts'
@@ -142,6 +143,27 @@ describe('graceful stop', () => {
     expect(second.stderr).toContain('another votelist serve is using')
     child.proc.kill('SIGTERM')
     expect(await child.exited).toBe(0)
+  })
+
+  // A newer votelist started by hand beside the service (to try it) must not migrate the running
+  // site's database, then stop at the lock: the running older version would be left on a schema
+  // it does not know, and could not start again. The lock is taken before anything is written.
+  test('a second serve takes the lock before it migrates: it leaves the running site\'s database as it is', async () => {
+    const { child, config, db } = await startHarness()
+    // What a newer version meets: a migration this database has not recorded.
+    const latest = migrations[migrations.length - 1].name
+    const sqlite = new Database(db)
+    sqlite.run('DELETE FROM schema_migration WHERE name = ?', [latest])
+    sqlite.close()
+    const second = await cli(['serve', '--config', config])
+    const check = new Database(db, { readonly: true })
+    const recorded = check.query('SELECT count(*) AS n FROM schema_migration WHERE name = ?').get(latest)
+    check.close()
+    child.proc.kill('SIGTERM')
+    expect(await child.exited).toBe(0)
+    expect({ code: second.code, stderr: second.stderr.replace(/ \(.*\)$/, ''), recorded }).toEqual({
+      code: 1, stderr: `votelist serve: another votelist serve is using ${db}`, recorded: { n: 0 },
+    })
   })
 })
 
