@@ -16,6 +16,7 @@ Usage:
                                             (PostgreSQL: use pg_dump)
   votelist db copy --to URL [--config FILE] copy the site's SQLite data into the empty PostgreSQL
                                             database at URL (postgres://…), checking every count
+                                            ("-" as URL reads it from stdin)
   votelist config check [--config FILE]     validate the configuration and exit
   votelist config example [--database PATH] print a commented votelist.toml with every default
   votelist version                          print the version

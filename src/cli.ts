@@ -192,7 +192,9 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   async db(args, io) {
     if (args[0] !== 'copy') throw new UsageError('usage: votelist db copy --to postgres://user:password@host:5432/database')
     const { values } = parse(args.slice(1), { to: { type: 'string' } })
-    const to = required(values, 'to')
+    let to = required(values, 'to')
+    // `--to -`: from standard input (echo off at a terminal), its password out of ps and history.
+    if (to === '-') to = (await readPasswordLine('PostgreSQL URL (postgres://user:password@host:5432/database): ')).trim()
     try {
       postgresUrl('').parse(to, '--to')
     } catch (e) {

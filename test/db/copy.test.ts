@@ -19,6 +19,7 @@ import { call, cleanupTemp, seedServer, tempDir, testApp, testLookup, testRuntim
 import { png } from '../media/images.ts'
 import { ownerSession } from '../owner/session.ts'
 import { startVotifierReceiver } from '../push/votifier-receiver.ts'
+import { cli } from '../spawn.ts'
 import { startWebhookReceiver } from '../webhooks/webhook-receiver.ts'
 
 afterAll(cleanupTemp)
@@ -215,6 +216,28 @@ describe.if(backends.includes('postgres'))('votelist db copy', () => {
     }
   })
 
+  // `--to -`: the URL with its password from standard input, never on the command line.
+  test('--to - reads the URL from standard input and copies as --to URL does', async () => {
+    const s = testRuntime()
+    await seedServer(s, { name: 'Piped Valley' })
+    s.db.close()
+    const configPath = join(tempDir(), 'votelist.toml')
+    writeFileSync(configPath, `[database]\npath = "${s.config.database.path}"\n`)
+    const target = await createEmptyDatabase()
+    try {
+      const r = await cli(['db', 'copy', '--to', '-', '--config', configPath], { stdin: `${target.url}\n` })
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' })
+      expect(r.stdout).toMatch(/^server +1$/m)
+      expect(r.stdout).toContain('every table holds as many rows as the SQLite file')
+      const { SQL } = await import('bun')
+      const pg = new SQL({ url: target.url, max: 1 })
+      expect(await pg.unsafe('SELECT name FROM server')).toEqual([{ name: 'Piped Valley' }])
+      await pg.close()
+    } finally {
+      await target.drop()
+    }
+  })
+
   test('a database that is not empty is refused, and nothing is written into it', async () => {
     const s = testRuntime()
     await seedServer(s, {})
@@ -241,6 +264,8 @@ describe('votelist db copy, refused before anything is done', () => {
     const bad = await run(['db', 'copy', '--to', 'mysql://db/site'])
     expect([bad.code, bad.err]).toEqual([2, 'votelist db: --to: must be a postgres:// URL (got mysql://…)\nRun "votelist help" for usage.'])
     expect((await run(['db', 'copy'])).err).toContain('--to is required')
+    const piped = await cli(['db', 'copy', '--to', '-'], { stdin: 'mysql://db/site\n' })
+    expect([piped.code, piped.stderr]).toEqual([2, 'votelist db: --to: must be a postgres:// URL (got mysql://…)\nRun "votelist help" for usage.'])
     const configPath = join(tempDir(), 'votelist.toml')
     writeFileSync(configPath, '[database]\nurl = "postgres://votelist:secret@127.0.0.1:1/site"\n')
     const pg = await run(['db', 'copy', '--to', 'postgres://votelist@127.0.0.1:1/other', '--config', configPath])
