@@ -100,7 +100,8 @@ ${pages > 1 ? html`<nav class="pager" aria-label="${tr.t('ranking.pages')}">
     title: isCurrent ? config.site.name : tr.t('ranking.pageTitle', { month: label }),
     description: tr.t(isCurrent ? 'ranking.description' : 'ranking.descriptionPast', { month: label }),
     path: rankingHref({ current, filter, month, page }),
-    noindex: filtered,
+    // A filtered list, or a page past its end ("There is no page 9"), is not a page to index.
+    noindex: filtered || (rows.length === 0 && total > 0),
     scripts: ['/assets/site.js', '/assets/stats-widgets.js'],
   }, body)
 }

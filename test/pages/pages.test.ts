@@ -126,6 +126,20 @@ describe('the ranking page', () => {
     expect((await get(app, '/serveur/alpha')).body).toContain('<strong>Rank 2</strong> in November 2026 with <strong>0</strong> votes.')
   })
 
+  test('a page past the end of the list says so, and is not indexed', async () => {
+    // (With site.base_url, which the canonical address needs.)
+    const rt = testRuntime({ site: { base_url: 'https://vote.example.org' } })
+    await seedServer(rt, { name: 'Alpha' })
+    const app = await testApp(rt)
+    const past = await get(app, '/?page=9')
+    expect(past.status).toBe(200)
+    expect(past.body).toContain('<meta name="robots" content="noindex">')
+    expect(past.body).not.toContain('rel="canonical"')
+    const first = await get(app, '/')
+    expect(first.body).not.toContain('noindex')
+    expect(first.body).toContain('rel="canonical"')
+  })
+
   // Date.UTC reads the years 0 to 99 as 1900 to 1999: month=0050-01 linked back to 1949-12.
   test('a month of the years 0 to 99 is that month: its neighbours, and no month before 0000-01', async () => {
     const rt = testRuntime()
