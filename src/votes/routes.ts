@@ -41,14 +41,17 @@ export function voteRoutes(rt: VoteRoutesDeps) {
     .get('/serveur/:slug/voter', ({ params, query, request }) => renderPage(rt, request, async (view) => {
       const target = await listedServer(rt.store.servers, params.slug)
       const q = query as Query
-      // After a vote the form redirects here with ?vote=<id>: the page confirms it.
+      // After a vote the form redirects here with ?vote=<id>: the page confirms it until the
+      // next vote is possible; opened again later (a bookmark, a tab left open), it is the form,
+      // the name filled in, rather than a wait that has already passed.
       const voted = typeof q.vote === 'string' ? await rt.store.votes.byId(target.id, q.vote) : null
-      return renderVotePage(view, target, await rt.store.servers.imageHashes(target.num), { pseudo: pseudoParam(q) || (voted?.pseudo ?? ''), voted: voted ?? undefined })
+      const waiting = voted && voted.createdAt + rt.config.votes.interval_minutes * 60_000 > rt.clock.now() ? voted : undefined
+      return renderVotePage(view, target, await rt.store.servers.imageHashes(target.num), { pseudo: pseudoParam(q) || (voted?.pseudo ?? ''), voted: waiting })
     }), {
       query: PageQuery,
       detail: {
         summary: 'Vote page',
-        description: 'HTML. The vote form of a listed server; `pseudo` pre-fills the player name. The captcha starts solving when the page opens. The form posts to POST /serveur/{slug}/voter; after a vote (`?vote=<id>`) the page is the thank-you with the next vote time instead of the form.',
+        description: 'HTML. The vote form of a listed server; `pseudo` pre-fills the player name. The captcha starts solving when the page opens. The form posts to POST /serveur/{slug}/voter; after a vote (`?vote=<id>`) the page is the thank-you with the next vote time instead of the form, until that time; after it, the form again with the name of that vote filled in.',
         tags: ['Pages'],
       },
     })

@@ -215,6 +215,18 @@ describeBackends('POST /serveur/{slug}/voter (HTML form)', (backend) => {
     expect(page).not.toContain('data-vote-form')
   })
 
+  test('the confirmation opened again once the next vote is possible is the form, the name filled in', async () => {
+    const { rt, form, app } = await setUp(backend)
+    const location = (await form('pseudo=Steve', '203.0.113.7')).headers.get('location')!
+    rt.clock.advance(120 * 60_000 - 1)
+    expect(await (await call(app, 'GET', location)).text()).toContain('<h2 id="thanks">Thank you, Steve!</h2>')
+    rt.clock.advance(1)
+    const later = await (await call(app, 'GET', location)).text()
+    expect(later).not.toContain('id="thanks"')
+    expect(later).toContain('data-vote-form')
+    expect(later).toMatch(/<input[^>]*id="pseudo"[^>]*value="Steve"/)
+  })
+
   test('a refused vote shows the form again with the reason, the typed name and the right status', async () => {
     const { form } = await setUp(backend)
     await form('pseudo=Steve', '203.0.113.7')
