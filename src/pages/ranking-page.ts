@@ -53,7 +53,7 @@ ${rows.map((r, i) => renderServerRow(tr, r, listings[i], `/serveur/${r.slug}${is
 <p class="visually-hidden" id="copy-status" role="status" aria-live="polite"></p>`
     : html`<p class="notice">${total > 0
       ? tr.html('ranking.noPage', { page, link: html`<a href="${href({ page: 1 })}">${tr.t('ranking.firstPage')}</a>` })
-      : tr.t(filtered ? 'ranking.noMatch' : 'ranking.empty')}</p>`
+      : filtered ? tr.t('ranking.noMatch') : isCurrent ? tr.t('ranking.empty') : tr.t('ranking.emptyPast', { month: label })}</p>`
 
   // The filters fold away behind their summary (no script needed), so that on a phone the first
   // servers are on the first screen; they stay open while a filter is on.

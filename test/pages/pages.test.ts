@@ -126,6 +126,15 @@ describe('the ranking page', () => {
     expect((await get(app, '/serveur/alpha')).body).toContain('<strong>Rank 2</strong> in November 2026 with <strong>0</strong> votes.')
   })
 
+  test('a past month before any server was listed says so of that month, not that none is listed yet', async () => {
+    const rt = testRuntime()
+    await seedServer(rt, { name: 'Alpha' })
+    const app = await testApp(rt)
+    const past = (await get(app, '/?month=2020-01')).body
+    expect(past).toContain('<p class="notice">No server was listed in January 2020.</p>')
+    expect(past).not.toContain('No server is listed yet')
+  })
+
   test('a page past the end of the list says so, and is not indexed', async () => {
     // (With site.base_url, which the canonical address needs.)
     const rt = testRuntime({ site: { base_url: 'https://vote.example.org' } })
