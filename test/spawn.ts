@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite'
 import type { Subprocess } from 'bun'
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -99,6 +100,15 @@ export async function listeningUrl(child: Child): Promise<string> {
 export function killChildren() {
   for (const p of running) p.kill('SIGKILL')
   running.clear()
+}
+
+// Makes the database at `path` 128 MiB larger (a table of random blobs): a copy of it (a backup)
+// then takes long enough to be caught half-way.
+export function fillDatabase(path: string): void {
+  const db = new Database(path)
+  db.run('CREATE TABLE filler (b BLOB)')
+  db.run('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2048) INSERT INTO filler SELECT randomblob(65536) FROM n')
+  db.close()
 }
 
 // A votelist.toml for a child site: loopback, a free port, the database in `dir`.

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path'
 import { migrations } from '../../src/db/migrations.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
-import { cli, killChildren, mainScript, runChild, spawnChild, writeSiteConfig } from '../spawn.ts'
+import { cli, fillDatabase, killChildren, mainScript, runChild, spawnChild, writeSiteConfig } from '../spawn.ts'
 import { until } from '../until.ts'
 
 afterAll(() => { killChildren(); cleanupTemp() })
@@ -84,11 +84,7 @@ describe('backup', () => {
       const dir = tempDir()
       const config = writeSiteConfig(dir)
       expect((await cli(['migrate', '--config', config])).code).toBe(0)
-      // 128 MiB: the copy takes long enough to be caught half-way.
-      const db = new Database(join(dir, 'data/votelist.db'))
-      db.run('CREATE TABLE filler (b BLOB)')
-      db.run('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2048) INSERT INTO filler SELECT randomblob(65536) FROM n')
-      db.close()
+      fillDatabase(join(dir, 'data/votelist.db'))
       const out = join(dir, 'out')
       mkdirSync(out)
       const child = spawnChild([process.execPath, mainScript, 'backup', join(out, 'copy.db'), '--config', config])
@@ -106,10 +102,7 @@ describe('backup', () => {
     const dir = tempDir()
     const config = writeSiteConfig(dir)
     expect((await cli(['migrate', '--config', config])).code).toBe(0)
-    const db = new Database(join(dir, 'data/votelist.db'))
-    db.run('CREATE TABLE filler (b BLOB)')
-    db.run('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2048) INSERT INTO filler SELECT randomblob(65536) FROM n')
-    db.close()
+    fillDatabase(join(dir, 'data/votelist.db'))
     const out = join(dir, 'out')
     mkdirSync(out)
     const target = join(out, 'copy.db')

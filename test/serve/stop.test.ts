@@ -9,7 +9,7 @@ import { createKey } from '../../src/keys/service.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { cleanupTemp, sqliteSite, tempDir } from '../helpers.ts'
-import { cli, killChildren, listeningUrl, mainScript, spawnChild, writeSiteConfig } from '../spawn.ts'
+import { cli, fillDatabase, killChildren, listeningUrl, mainScript, spawnChild, writeSiteConfig } from '../spawn.ts'
 import { until } from '../until.ts'
 
 afterAll(() => { killChildren(); cleanupTemp() })
@@ -176,11 +176,7 @@ describe('a dashboard backup cut short by kill -9', () => {
     const config = writeSiteConfig(dir)
     const password = 'correct horse battery'
     expect((await cli(['user', 'add', '--email', 'admin@example.com', '--password', '-', '--config', config], { stdin: `${password}\n` })).code).toBe(0)
-    // 128 MiB: the copy takes long enough to be caught half-way.
-    const db = new Database(join(dir, 'data/votelist.db'))
-    db.run('CREATE TABLE filler (b BLOB)')
-    db.run('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2048) INSERT INTO filler SELECT randomblob(65536) FROM n')
-    db.close()
+    fillDatabase(join(dir, 'data/votelist.db'))
     const serve = () => spawnChild([process.execPath, mainScript, 'serve', '--config', config])
     const first = serve()
     const url = await listeningUrl(first)

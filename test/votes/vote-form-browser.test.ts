@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { recordVote } from '../../src/votes/service.ts'
 import { launchChromium } from '../chromium.ts'
-import { cleanupTemp, seedServer, testApp, testRuntime, type TestRuntime } from '../helpers.ts'
+import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { onFreeDualStackPort } from '../real-server.ts'
 
 // A refused vote as a player with a screen reader meets it: the form comes back with the reason,
 // and the focus is where the reason is read out, not at the top of a page that looks unchanged.
@@ -16,22 +17,13 @@ afterAll(async () => {
   cleanupTemp()
 })
 
-// The site on a free loopback port, its base_url that address (the vote form's Origin must be it).
-async function siteOnLoopback(tries = 5): Promise<{ rt: TestRuntime; base: string; stop(): void }> {
-  for (let i = 1; ; i++) {
-    const probe = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() })
-    const port = probe.port!
-    probe.stop(true)
-    const base = `http://127.0.0.1:${port}`
-    const rt = testRuntime({ site: { base_url: base } }, Date.now())
-    try {
-      const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port })
-      return { rt, base, stop: () => app.stop() }
-    } catch (e) {
-      if (i >= tries || (e as { code?: string }).code !== 'EADDRINUSE') throw e
-    }
-  }
-}
+// The site on a free port, its base_url that address (the vote form's Origin must be it).
+const siteOnLoopback = () => onFreeDualStackPort(async (port) => {
+  const base = `http://127.0.0.1:${port}`
+  const rt = testRuntime({ site: { base_url: base } }, Date.now())
+  const app = (await testApp(rt)).listen({ hostname: '::', port })
+  return { rt, base, stop: () => app.stop() }
+})
 
 describe('a refused vote in a browser', () => {
   test('a refused name: the name field has the focus, marked invalid and described by the reason, with what was typed', async () => {
