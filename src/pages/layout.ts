@@ -10,6 +10,7 @@ import { catalogJson } from '../i18n/translate.ts'
 import { pageText, type Tr } from './text.ts'
 import { errorText, type TextKey } from '../../web/assets/translate.js'
 import { html, raw, type Html } from './html.ts'
+import { FIRST_MONTH, shiftMonth } from '../servers/month.ts'
 
 // The shell of every public page: head metadata (title, description, canonical, the language
 // alternates, Open Graph), the site header with the language switcher, the footer, and
@@ -155,6 +156,16 @@ export const notFoundPage = (view: PageView, what = view.tr.t('errorPage.notFoun
 
 const TITLES: Record<number, TextKey> = {
   400: 'errorPage.title.400', 403: 'errorPage.title.403', 413: 'errorPage.title.413', 429: 'errorPage.title.429',
+}
+
+// The links of a month navigation (the ranking's, a server page's): the month before (none
+// before the first month written YYYY-MM) and, for a past month, the month after; `hrefOf` gives a
+// month's address.
+export function monthLinks(tr: Tr, month: string, isCurrent: boolean, hrefOf: (month: string) => string): Html {
+  const before = shiftMonth(month, -1)
+  const after = shiftMonth(month, 1)
+  return html`${month === FIRST_MONTH ? '' : html`<a href="${hrefOf(before)}" rel="nofollow">← ${tr.month(before)}</a>`}
+  ${isCurrent ? '' : html`<a href="${hrefOf(after)}">${tr.month(after)} →</a>`}`
 }
 
 // The error in the visitor's words (web/assets/translate.js, errorText), a sentence.

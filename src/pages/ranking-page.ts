@@ -1,10 +1,10 @@
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
-import { FIRST_MONTH, monthOf, shiftMonth } from '../servers/month.ts'
+import { monthOf } from '../servers/month.ts'
 import type { RankingFilter, RankingRepo, ServersRepo } from '../servers/repo.ts'
 import { EDITIONS } from '../servers/schema.ts'
 import { html } from './html.ts'
-import { renderLayout, type PageView } from './layout.ts'
+import { monthLinks, renderLayout, type PageView } from './layout.ts'
 import { editionParam, modeParam, monthParam, pageParam, SEARCH_MAX, searchParam, type Query } from './query.ts'
 import { editionLabel } from './server-parts.ts'
 import { renderServerRow } from './server-row.ts'
@@ -78,8 +78,7 @@ ${rows.map((r, i) => renderServerRow(tr, r, listings[i], `/serveur/${r.slug}${is
 </details>
 
 <nav class="month-nav" aria-label="${tr.t('common.months')}">
-  ${month === FIRST_MONTH ? '' : html`<a href="${href({ month: shiftMonth(month, -1), page: 1 })}" rel="nofollow">← ${tr.month(shiftMonth(month, -1))}</a>`}
-  ${isCurrent ? '' : html`<a href="${href({ month: shiftMonth(month, 1), page: 1 })}">${tr.month(shiftMonth(month, 1))} →</a>`}
+  ${monthLinks(tr, month, isCurrent, (m) => href({ month: m, page: 1 }))}
   ${filtered ? html`<a href="${rankingHref({ current, filter: {}, month })}">${tr.t('ranking.clear')}</a>` : ''}
 </nav>
 

@@ -1,11 +1,11 @@
 import { isolateText } from '../i18n/translate.ts'
-import { FIRST_MONTH, monthOf, shiftMonth } from '../servers/month.ts'
+import { monthOf } from '../servers/month.ts'
 import type { Awaitable } from '../db/store.ts'
 import type { RankedServer, Server, ServerStatus } from '../servers/repo.ts'
 import { serverAddress } from '../servers/view.ts'
 import type { Tr } from './text.ts'
 import { html, safeUrl } from './html.ts'
-import { renderLayout, summarize, type PageView } from './layout.ts'
+import { monthLinks, renderLayout, summarize, type PageView } from './layout.ts'
 import { monthParam, type Query } from './query.ts'
 import type { RankingPageDeps } from './ranking-page.ts'
 import { editionLabel, renderAddress, renderBanner, renderIcon, renderMotd, renderPills, renderPlayers } from './server-parts.ts'
@@ -95,8 +95,7 @@ ${top.map((v, i) => html`<tr><td class="num">${i + 1}</td><td>${v.pseudo}</td><t
 `)}</tbody></table>`
     : html`<p class="muted">${isCurrent ? tr.t('server.noVoteYet') : tr.t('server.noVoteIn', { month: label })}</p>`}
   <nav class="month-nav" aria-label="${tr.t('common.months')}">
-    ${month === FIRST_MONTH ? '' : html`<a href="${monthHref(shiftMonth(month, -1))}" rel="nofollow">← ${tr.month(shiftMonth(month, -1))}</a>`}
-    ${isCurrent ? '' : html`<a href="${monthHref(shiftMonth(month, 1))}">${tr.month(shiftMonth(month, 1))} →</a>`}
+    ${monthLinks(tr, month, isCurrent, monthHref)}
   </nav>
 </section>`
 
