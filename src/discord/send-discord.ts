@@ -5,7 +5,8 @@ import { VERSION } from '../version.ts'
 // One message to a Discord webhook, as Discord documents its answers:
 // - 204 No Content (200 with the message under ?wait=true): posted.
 // - 429 Too Many Requests, with `{"message", "retry_after": <seconds, a float>, "global"}` and a
-//   Retry-After header (seconds): the next attempt waits at least that long (the later of both).
+//   Retry-After header (seconds; a proxy in front of Discord may send an HTTP date instead, as RFC
+//   9110 allows): the next attempt waits at least that long (the later of both).
 // - 404 Unknown Webhook (the webhook was deleted), 401 Invalid Webhook Token, 400 (the message
 //   itself was refused): the same message to the same URL can never succeed, so the retries stop.
 // - anything else (5xx, 403, a network failure): retried on the schedule.
@@ -38,11 +39,23 @@ function discordError(text: string): { message?: string; code?: number; retry_af
 // After an hour the next attempt asks again.
 export const MAX_WAIT_MS = 3_600_000
 
+// Retry-After in seconds: delta-seconds, or an HTTP date (RFC 9110 §10.2.3) counted from the
+// answer's own Date, so that a clock set wrong on either side does not change the wait (from ours
+// when the answer has none); a date already past asks for no wait.
+function retryAfterHeader(res: Response): number | null {
+  const value = res.headers.get('retry-after')
+  if (value === null || !Number.isNaN(Number(value))) return secondsHeader(res, 'retry-after')
+  const at = Date.parse(value)
+  if (Number.isNaN(at)) return null
+  const date = Date.parse(res.headers.get('date') ?? '')
+  return Math.max(0, at - (Number.isNaN(date) ? Date.now() : date)) / 1000
+}
+
 // Waits no earlier than both the body's retry_after and the Retry-After header; null when Discord
 // (or a proxy in front of it) said neither.
 function retryAfterMs(res: Response, body: { retry_after?: number }): number | null {
   const fromBody = typeof body.retry_after === 'number' && Number.isFinite(body.retry_after) && body.retry_after >= 0 ? body.retry_after : null
-  const fromHeader = secondsHeader(res, 'retry-after')
+  const fromHeader = retryAfterHeader(res)
   if (fromBody === null && fromHeader === null) return null
   return Math.ceil(Math.max(fromBody ?? 0, fromHeader ?? 0) * 1000)
 }

@@ -106,6 +106,46 @@ describe('posting to a Discord webhook (a local stand-in answering as Discord do
     expect(global.message).toContain('rate limited (across all of this site\'s webhooks)')
   })
 
+  test('429 with Retry-After as an HTTP date (a proxy in front of Discord): the wait runs to that date, counted from the answer\'s Date, else from our clock', async () => {
+    // RFC 9110 allows either form of Retry-After; a proxy's 429 may carry no retry_after body.
+    const date = Date.UTC(2026, 10, 22, 10, 15, 30)
+    const httpDate = (ms: number) => new Date(ms).toUTCString()
+    const asked = [date + 30_000, date + 5 * 3_600_000, date - 10_000]
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => new Response('<html>Too Many Requests</html>', {
+        status: 429,
+        headers: { date: httpDate(date), 'retry-after': httpDate(asked.shift()!) },
+      }),
+    })
+    try {
+      const url = `http://127.0.0.1:${server.port}/api/webhooks/1/t`
+      const later = await failure(sendDiscord(url, message, loopback))
+      expect(later.detail).toEqual({ httpStatus: 429, retryAfterMs: 30_000 })
+      expect(later.message).toBe('Discord answered 429: "<html>Too Many Requests</html>": rate limited, so the next attempt waits 30 s, as Discord asked')
+      // Bounded as a number of seconds is: at most an hour, and a date already past is no wait.
+      expect((await failure(sendDiscord(url, message, loopback))).detail).toEqual({ httpStatus: 429, retryAfterMs: MAX_WAIT_MS })
+      expect((await failure(sendDiscord(url, message, loopback))).detail).toEqual({ httpStatus: 429, retryAfterMs: 0 })
+    } finally {
+      server.stop(true)
+    }
+    // An answer without Date (Bun.serve always adds one, hence a raw socket): counted from our clock.
+    const until = new Date(Date.now() + 120_000).toUTCString()
+    const listener = Bun.listen({
+      hostname: '127.0.0.1',
+      port: 0,
+      socket: { data(socket) { socket.end(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${until}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`) } },
+    })
+    try {
+      const wait = (await failure(sendDiscord(`http://127.0.0.1:${listener.port}/api/webhooks/1/t`, message, loopback))).detail.retryAfterMs!
+      expect(wait).toBeGreaterThan(100_000)
+      expect(wait).toBeLessThanOrEqual(120_000)
+    } finally {
+      listener.stop(true)
+    }
+  })
+
   test('a deleted webhook (404), a wrong token (401) and a refused message (400) stop the retries; a 5xx does not', async () => {
     const r = receiver()
     const gone = await failure(sendDiscord(r.url({ id: '1111111111111111111' }), message, loopback))
