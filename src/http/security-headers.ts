@@ -30,13 +30,15 @@ export function publicPageCsp(config: Config): string {
 }
 
 // Answers under these paths carry session state or secrets (new API keys, webhook secrets,
-// Votifier tokens): no cache, shared or private, may keep them.
-const SECRET_AREAS = ['/api/v1/me', '/api/v1/auth', '/api/v1/admin']
+// Votifier tokens), or are the keyed verification API's, whose answers are only true when given (a
+// proxy between a plugin and the site that kept one would report a stale hasVoted): no cache,
+// shared or private, may keep them. The check's own route (check-route.ts) sends it too.
+const NO_STORE_AREAS = ['/api/v1/me', '/api/v1/auth', '/api/v1/admin', '/api/v1/votes', '/api/v1/server']
 
-function inSecretArea(url: string): boolean {
+function inNoStoreArea(url: string): boolean {
   // The path of an absolute URL, without building a URL object on every request.
   const start = url.indexOf('/', url.indexOf('://') + 3)
-  return SECRET_AREAS.some((area) => {
+  return NO_STORE_AREAS.some((area) => {
     if (!url.startsWith(area, start)) return false
     const next = url[start + area.length]
     return next === undefined || next === '/' || next === '?'
@@ -46,7 +48,7 @@ function inSecretArea(url: string): boolean {
 // The headers every answer needs, in one place, whoever builds the answer: Elysia adds its
 // default headers to a handler's value, to a Response a handler returns, to static files and to
 // error and 404 answers alike (a Response that sets one of these itself keeps its own).
-// Every answer: nosniff and the referrer policy. Under the secret areas: no-store. The JSON API
+// Every answer: nosniff and the referrer policy. Under the no-store areas: no-store. The JSON API
 // and the badge get no frame-ancestors: they stay embeddable.
 // (Defaults and a request hook rather than one wrapper around the app's fetch, which would see
 // every finished response but costs the hot API paths about 1.3 µs a request, a tenth of a
@@ -57,9 +59,11 @@ export const EVERY_ANSWER = { 'x-content-type-options': 'nosniff', 'referrer-pol
 // headers of every answer and the type Elysia gives the JSON it sends.
 export const JSON_ANSWER = { ...EVERY_ANSWER, 'content-type': 'application/json;charset=utf-8' } as const
 
+export const NO_STORE = 'no-store'
+
 export const securityHeaders = () =>
   new Elysia({ name: 'http.security-headers' })
     .headers(EVERY_ANSWER)
     .onRequest(({ request, set }) => {
-      if (inSecretArea(request.url)) set.headers['cache-control'] = 'no-store'
+      if (inNoStoreArea(request.url)) set.headers['cache-control'] = NO_STORE
     })

@@ -3,7 +3,7 @@ import type { Awaitable } from '../db/store.ts'
 import { apiErrorAnswer } from '../http/error-handler.ts'
 import { refuseIfLimited, withRateLimitHeaders, type RateDecision } from '../http/rate-limit.ts'
 import { toInteger } from '../http/schema.ts'
-import { EVERY_ANSWER, JSON_ANSWER } from '../http/security-headers.ts'
+import { EVERY_ANSWER, JSON_ANSWER, NO_STORE } from '../http/security-headers.ts'
 import type { Logger } from '../log.ts'
 import { presentedKey, type KeyedDeps } from '../keys/api-key.ts'
 import type { LiveKey } from '../keys/repo.ts'
@@ -45,10 +45,12 @@ function plainQuery(url: string): Query | null {
   return (validQuery ??= TypeCompiler.Compile(CheckQuery)).Check(q) ? q : null
 }
 
-// The answer's headers: the security headers and the type, prepared once, with the RateLimit
-// values set for each answer (see withRateLimitHeaders).
-const JSON_HEADERS = new Headers(JSON_ANSWER)
-const TEXT_HEADERS = new Headers({ ...EVERY_ANSWER, 'content-type': TEXT_TYPE })
+// The answer's headers: the security headers, no-store (as the framework sends under
+// /api/v1/votes) and the type, prepared once, with the RateLimit values set for each answer (see
+// withRateLimitHeaders).
+const OWN_ANSWER = { ...EVERY_ANSWER, 'cache-control': NO_STORE }
+const JSON_HEADERS = new Headers({ ...JSON_ANSWER, ...OWN_ANSWER })
+const TEXT_HEADERS = new Headers({ ...OWN_ANSWER, 'content-type': TEXT_TYPE })
 
 function answer(q: Query, d: RateDecision, r: CheckResult): Response {
   if (q.format === 'text') return new Response(r.hasVoted ? '1' : '0', { headers: withRateLimitHeaders(TEXT_HEADERS, d) })
@@ -60,7 +62,7 @@ export function checkRoute(deps: VerificationDeps & KeyedDeps & { log: Logger },
   // database) answers as the framework's error handler does.
   const failed = (request: Request, e: unknown) => {
     const res = apiErrorAnswer(deps.log, request, e)
-    for (const [name, value] of Object.entries(EVERY_ANSWER)) if (!res.headers.has(name)) res.headers.set(name, value)
+    for (const [name, value] of Object.entries(OWN_ANSWER)) if (!res.headers.has(name)) res.headers.set(name, value)
     return res
   }
   // Counted, queried, answered; every step is a plain value on SQLite with an in-memory limiter

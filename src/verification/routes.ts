@@ -14,7 +14,8 @@ const doc = (summary: string, description: string, example: string, responses: R
   summary,
   tags: ['Verification'],
   description: `${description} Every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset `
-    + `(600 requests per key over any 60 seconds by default).\n\nExample: \`${example}\``,
+    + '(600 requests per key over any 60 seconds by default), and Cache-Control: no-store, errors included: no cache may keep an answer.'
+    + `\n\nExample: \`${example}\``,
   responses,
 })
 

@@ -149,6 +149,43 @@ describe('secrets are not cached', () => {
     expect(created.key).toStartWith('vlk_')
   })
 
+  test('verification answers, errors included, are no-store: no proxy between a plugin and the site may serve a stale hasVoted', async () => {
+    // A small limit, so that the key below meets it too.
+    const rt = testRuntime({ limits: { keyed_per_minute: 12 } })
+    const app = await testApp(rt)
+    const { key } = await seedServer(rt)
+    app.listen({ hostname: '127.0.0.1', port: 0 })
+    try {
+      // Over a socket, so that the check's own route (check-route.ts) answers what it answers.
+      const get = (path: string, init: RequestInit = {}) => fetch(`http://127.0.0.1:${app.server!.port}${path}`, init)
+      const keyed = { headers: { 'X-Api-Key': key } }
+      const answers: [string, Response, number][] = [
+        ['check (own route)', await get('/api/v1/votes/check?pseudo=Steve', keyed), 200],
+        ['check as text (own route)', await get('/api/v1/votes/check?pseudo=Steve&format=text', keyed), 200],
+        ['check, handed over', await get('/api/v1/votes/check?pseudo=%53teve', keyed), 200],
+        ['check without a key', await get('/api/v1/votes/check?pseudo=Steve'), 401],
+        ['check, invalid window', await get('/api/v1/votes/check?pseudo=Steve&window=0', keyed), 400],
+        ['claim', await get('/api/v1/votes/claim?pseudo=Steve', { ...keyed, method: 'POST' }), 200],
+        ['claim, wrong key', await get('/api/v1/votes/claim?pseudo=Steve', { headers: { 'X-Api-Key': 'vlk_wrong' }, method: 'POST' }), 401],
+        ['vote list', await get('/api/v1/votes', keyed), 200],
+        ['vote list, invalid limit', await get('/api/v1/votes?limit=0', keyed), 400],
+        ['server statistics', await get('/api/v1/server', keyed), 200],
+        ['server statistics of a month', await get('/api/v1/server?month=2026-11', keyed), 200],
+      ]
+      // Then checks until the key's limit refuses one (the own route's refusal), and one more.
+      let refused = await get('/api/v1/votes/check?pseudo=Steve', keyed)
+      for (let i = 0; i < 10 && refused.status !== 429; i++) refused = await get('/api/v1/votes/check?pseudo=Steve', keyed)
+      answers.push(['check over the limit (own route)', refused, 429], ['server statistics over the limit', await get('/api/v1/server', keyed), 429])
+      for (const [what, r, status] of answers) {
+        expect({ what, status: r.status, cache: r.headers.get('cache-control') }).toEqual({ what, status, cache: 'no-store' })
+      }
+      // The public API next to them keeps no such header: a server record may be cached.
+      expect((await get('/api/v1/servers/nope')).headers.get('cache-control')).toBeNull()
+    } finally {
+      await app.stop()
+    }
+  })
+
   test('public answers keep their own caching', async () => {
     const { app, server } = await site()
     expect((await call(app, 'GET', `/api/v1/servers/${server.slug}/badge.svg`)).headers.get('cache-control')).toBe('public, max-age=60')
