@@ -49,10 +49,12 @@ export function searchParam(query: Query): string | undefined {
   return v || undefined
 }
 
+const PAGE_MAX = 999_999
+
 export function pageParam(query: Query): number {
   const v = one(query, 'page')
   if (v === '') return 1
-  if (!/^[1-9]\d{0,5}$/.test(v)) throw invalidParameter('page must be a whole number from 1', 'page')
+  if (!/^[1-9]\d*$/.test(v) || Number(v) > PAGE_MAX) throw invalidParameter(`page must be a whole number from 1 to ${PAGE_MAX}`, 'page')
   return Number(v)
 }
 

@@ -107,6 +107,14 @@ describe('the ranking page', () => {
     }
   })
 
+  test('a page number past the last one the site takes is refused with the range it takes', async () => {
+    const app = await testApp(testRuntime())
+    const r = await get(app, '/?page=1000000')
+    expect(r.status).toBe(400)
+    expect(r.body).toContain('<p>Page must be a whole number from 1 to 999999.</p>')
+    expect((await get(app, '/?page=999999')).status).toBe(200)
+  })
+
   test('past months stay queryable with their own ranks and counts', async () => {
     const rt = testRuntime({}, Date.UTC(2026, 9, 20))
     const a = (await seedServer(rt, { name: 'Alpha' })).server
