@@ -30,24 +30,3 @@ export function catalogJson(lang: string, prefixes: readonly string[]): string {
   }
   return block
 }
-
-// Text of the site's users (a server's name) inside the site's own sentences, titles and lines:
-// a name holding right-to-left letters or direction marks (an override it never ends, a stray
-// isolate closer) is set apart between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL
-// ISOLATE, so that it is drawn as one piece and the words around it keep their order. A closer
-// the name did not open is left out (it would end the isolate early), and a line or paragraph
-// separator, which would end it too, is a space. Other text is returned as it is.
-const BIDI_SENSITIVE = /[\u0590-\u08ff\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u
-
-export function isolateText(text: string): string {
-  if (!BIDI_SENSITIVE.test(text)) return text
-  let open = 0
-  const inner = text.replace(/[\u2028\u2029\u2066-\u2069]/g, (c) => {
-    if (c === '\u2028' || c === '\u2029') return ' '
-    if (c !== '\u2069') open++
-    else if (open === 0) return ''
-    else open--
-    return c
-  })
-  return `\u2068${inner}\u2069`
-}

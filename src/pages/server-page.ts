@@ -1,4 +1,4 @@
-import { isolateText } from '../i18n/translate.ts'
+import { isolateText } from '../../web/assets/translate.js'
 import { monthOf } from '../servers/month.ts'
 import type { Awaitable } from '../db/store.ts'
 import type { RankedServer, Server, ServerStatus } from '../servers/repo.ts'

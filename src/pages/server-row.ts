@@ -1,4 +1,4 @@
-import { isolateText } from '../i18n/translate.ts'
+import { isolateText } from '../../web/assets/translate.js'
 import type { Listing, RankedServer } from '../servers/repo.ts'
 import { serverAddress } from '../servers/view.ts'
 import type { Tr } from './text.ts'

@@ -1,5 +1,4 @@
-import type { Translator as Tr } from '../../web/assets/translate.js'
-import { isolateText } from '../i18n/translate.ts'
+import { isolateText, type Translator as Tr } from '../../web/assets/translate.js'
 import { AVERAGE_WIDTH, FIRST_CODE_POINT, UNITS_PER_EM, WIDE_WIDTH, WIDTHS } from './glyph-widths.ts'
 
 // The "Vote for us" badge: a two-part SVG label, the server's name on the left and the call to vote

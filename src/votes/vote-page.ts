@@ -1,6 +1,6 @@
 import { WIDGET_CSS_PATH, WIDGET_PATH } from '../captcha/routes.ts'
 import type { ApiError } from '../http/errors.ts'
-import { isolateText } from '../i18n/translate.ts'
+import { isolateText } from '../../web/assets/translate.js'
 import type { ImageHashes, Server } from '../servers/repo.ts'
 import { BEDROCK_PSEUDO, JAVA_PSEUDO } from '../servers/pseudo.ts'
 import type { Tr } from '../pages/text.ts'

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Locator } from 'playwright-core'
 import { launchChromium } from '../chromium.ts'
+import { markAfter } from '../bidi-checks.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 
@@ -34,20 +35,6 @@ async function readsLeftToRight(scope: Locator, word: string): Promise<boolean> 
     }
     throw new Error(`"${word}" is not in ${el.outerHTML}`)
   }, word)
-}
-
-// Whether the "✓ Verified" mark inside `scope` comes after (right of) the text holding `name`.
-async function markAfter(scope: Locator, name: string): Promise<boolean> {
-  return scope.evaluate((el, name) => {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.textContent!.includes(name)) continue
-      const r = document.createRange()
-      r.selectNodeContents(node)
-      return el.querySelector('.verified')!.getBoundingClientRect().left >= r.getBoundingClientRect().right - 0.5
-    }
-    throw new Error(`"${name}" is not in ${el.outerHTML}`)
-  }, name)
 }
 
 describe('a server name holding direction marks', () => {

@@ -183,6 +183,45 @@ export function translator(lang, catalog, timeZone = 'UTC') {
 
 /** @typedef {ReturnType<typeof translator>} Translator */
 
+// Text of the site's users (a server's name, an e-mail address) inside the site's own sentences,
+// titles and lines, on the pages, the badge and the dashboard alike: a name holding right-to-left
+// letters or direction marks (an override it never ends, a stray isolate closer) is set apart between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL
+// ISOLATE, so that it is drawn as one piece and the words around it keep their order. A closer
+// the name did not open is left out (it would end the isolate early), and a line or paragraph
+// separator, which would end it too, is a space. Other text is returned as it is.
+const BIDI_SENSITIVE = /[\u0590-\u08ff\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u
+
+/** @param {string} text */
+export function isolateText(text) {
+  if (!BIDI_SENSITIVE.test(text)) return text
+  let open = 0
+  const inner = text.replace(/[\u2028\u2029\u2066-\u2069]/g, (c) => {
+    if (c === '\u2028' || c === '\u2029') return ' '
+    if (c !== '\u2069') open++
+    else if (open === 0) return ''
+    else open--
+    return c
+  })
+  return `\u2068${inner}\u2069`
+}
+
+// A message's text parameters (a server's name, a month, a player's name) set apart from its
+// words the same way; other parameters (numbers, elements, markup) are left as they are.
+/**
+ * @param {Params} params
+ * @returns {Params}
+ */
+export function isolateParams(params) {
+  /** @type {Params | null} */
+  let out = null
+  for (const [k, v] of Object.entries(params)) {
+    if (typeof v !== 'string') continue
+    const text = isolateText(v)
+    if (text !== v) (out ??= { ...params })[k] = text
+  }
+  return out ?? params
+}
+
 // An API error in the reader's words. API messages stay English (scripts read them); a catalog
 // says the same per error code and field or reason: `error.<CODE>.<field>` or
 // `error.<CODE>.<REASON>`, else `error.<CODE>`, else `error.other`; a form that gives a `scope` ("login", "reset") looks for `error.<scope>.<CODE>…`

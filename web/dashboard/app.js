@@ -2,6 +2,7 @@
 // header navigation, and a small router on /dashboard/… paths (the site answers index.html for
 // all of them). Each view renders into a fresh container and may return a function that stops
 // what it started (the Deliveries tab's refresh).
+import { isolateText } from '../translate.js'
 import { ApiError, get, post, whenSessionLost } from './api.js'
 import { announce, h, replace } from './dom.js'
 import { errorSentence, t } from './i18n.js'
@@ -123,7 +124,7 @@ function renderNav() {
         navLink('/dashboard/admin/site', t('dash.nav.site')), navLink('/dashboard/admin/audit', t('dash.nav.audit')))
     }
     links.push(h('span', { class: 'nav-account' },
-      h('span', { class: 'muted nav-email', title: state.user.email }, state.user.email),
+      h('span', { class: 'muted nav-email', title: state.user.email }, isolateText(state.user.email)),
       h('button', { type: 'button', class: 'button-small', onClick: logOut }, t('dash.nav.logOut'))))
   } else if (!state.status?.setupNeeded) {
     links.push(navLink('/dashboard/login', t('dash.nav.logIn')))

@@ -1,5 +1,6 @@
 // API keys of the verification API (shown once at creation, listed by their prefix, revoked at
 // once), and ready-to-copy calls of check and claim with the owner's key.
+import { isolateText } from '../translate.js'
 import { del, get, post, serverPath } from './api.js'
 import { announce, h, newId, replace, timeElement } from './dom.js'
 import { copyField } from './copy.js'
@@ -49,7 +50,7 @@ export async function keysSection(server) {
     replace(list, dataTable(t('dash.keys.caption'), [key, name, created, lastUsed, ''],
       h('tbody', null, keys.map((k) => h('tr', { dataset: { keyId: k.id } },
         cell(key, h('code', null, `${k.prefix}…`)),
-        cell(name, k.name || h('span', { class: 'muted' }, '—')),
+        cell(name, isolateText(k.name) || h('span', { class: 'muted' }, '—')),
         cell(created, timeElement(k.createdAt)),
         cell(lastUsed, k.lastUsedAt ? timeElement(k.lastUsedAt) : h('span', { class: 'muted' }, t('dash.keys.never'))),
         cell('', actionButton(t('dash.keys.revoke'), async () => {

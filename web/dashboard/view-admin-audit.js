@@ -1,4 +1,5 @@
 // Administrators: the audit log, newest first: who changed what, when, on which target.
+import { isolateText } from '../translate.js'
 import { get } from './api.js'
 import { formatNumber, h, replace, timeElement } from './dom.js'
 import { actionButton } from './forms.js'
@@ -38,9 +39,9 @@ const row = (e) => {
   const [when, who, what, target, detail] = COLUMNS()
   return h('tr', { dataset: { entry: String(e.id) } },
     cell(when, timeElement(e.at, { short: true })),
-    cell(who, e.actor.email, { class: 'cell-main' }),
+    cell(who, isolateText(e.actor.email), { class: 'cell-main' }),
     cell(what, actionText(e.action)),
-    cell(target, e.target.label),
+    cell(target, isolateText(e.target.label)),
     cell(detail, details(e) || h('span', { class: 'muted' }, '—')))
 }
 

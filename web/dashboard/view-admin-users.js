@@ -1,5 +1,6 @@
 // Administrators: every account, with disable / enable, administrator right given or removed,
 // delete (with its servers, after a confirmation) and a one-time password reset link to copy.
+import { isolateText } from '../translate.js'
 import { del, get, patch, post } from './api.js'
 import { copyField } from './copy.js'
 import { announce, formatDay, formatNumber, h, replace, timeElement } from './dom.js'
@@ -83,7 +84,7 @@ async function drawUsers(ctx, el, after = {}) {
   const columns = [t('dash.auth.email'), t('dash.users.role'), t('dash.users.servers'), t('dash.users.created'), t('dash.users.state'), t('dash.users.actions')]
   const [email, role, servers, created, state, actionsColumn] = columns
   const rows = users.map((u) => h('tr', { dataset: { userId: u.id } },
-    cell(email, [u.email, u.id === me ? h('span', { class: 'muted small' }, ` ${t('dash.users.you')}`) : null], { class: 'cell-main' }),
+    cell(email, [isolateText(u.email), u.id === me ? h('span', { class: 'muted small' }, ` ${t('dash.users.you')}`) : null], { class: 'cell-main' }),
     cell(role, u.isAdmin ? h('span', { class: 'pill pill-admin' }, t('dash.users.administrator')) : t('dash.users.owner')),
     cell(servers, formatNumber(u.servers), { class: 'num' }),
     cell(created, formatDay(u.createdAt)),

@@ -1,4 +1,5 @@
 // Administrators: every server of the site with hide / show and delete.
+import { isolateText } from '../translate.js'
 import { del, get, patch, serverPath } from './api.js'
 import { announce, formatNumber, h, replace } from './dom.js'
 import { actionButton } from './forms.js'
@@ -22,7 +23,7 @@ const STATES = { hidden: 'dash.state.hidden', disabled: 'dash.admin.state.disabl
 /** @param {AdminServer} s */
 const conflictNote = (s) => (s.conflicts.length
   ? h('div', { class: 'small unlisted-reason' }, tp('dash.admin.sameAddress', {
-    servers: s.conflicts.map((c, i) => [i ? ', ' : '', h('a', { href: serverHref(c.slug) }, c.name), ' ',
+    servers: s.conflicts.map((c, i) => [i ? ', ' : '', h('a', { href: serverHref(c.slug) }, isolateText(c.name)), ' ',
       t(c.verified ? 'dash.admin.ownerVerified' : 'dash.admin.owner', { email: c.owner.email })]),
   }))
   : null)
@@ -44,12 +45,12 @@ export async function renderAdminServers(ctx, el) {
     t('dash.servers.votes'), t('dash.servers.players'), t('dash.users.state'), t('dash.users.actions')]
   const rows = servers.map((s) => h('tr', { dataset: { slug: s.slug } },
     cell(server, [
-      h('a', { href: serverHref(s.slug) }, s.name),
+      h('a', { href: serverHref(s.slug) }, isolateText(s.name)),
       s.verified ? verifiedMark() : null,
       h('div', { class: 'muted small' }, s.address),
       conflictNote(s),
     ], { class: 'cell-main' }),
-    cell(owner, s.owner.email, { class: 'cell-owner' }),
+    cell(owner, isolateText(s.owner.email), { class: 'cell-owner' }),
     cell(rank, rankText(s), { class: 'num' }),
     cell(votes, formatNumber(s.monthlyVotes), { class: 'num' }),
     cell(players, playersCell(s), { class: 'num' }),

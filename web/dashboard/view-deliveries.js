@@ -1,5 +1,6 @@
 // The Deliveries tab: one row per attempt (newest first), filters by channel and outcome, paging,
 // Redeliver, and a refresh every few seconds while the tab is open and the page visible.
+import { isolateText } from '../translate.js'
 import { get, post, serverPath } from './api.js'
 import { announce, formatDuration, formatTime, h, relativeTime, replace, timeElement } from './dom.js'
 import { CHANNEL_NAMES, OUTCOMES, failureLabel } from './explain.js'
@@ -100,7 +101,7 @@ export async function renderDeliveriesTab(el, server) {
       cell(columns.time, timeElement(d.startedAt, { short: true })),
       cell(columns.channel, t(CHANNEL_NAMES[d.channel])),
       cell(columns.kind, d.test ? h('span', { class: 'pill' }, t('dash.test.title')) : t('dash.deliveries.vote')),
-      cell(columns.pseudo, d.pseudo),
+      cell(columns.pseudo, isolateText(d.pseudo)),
       cell(columns.attempt, attemptText(d, perSeries)),
       cell(columns.outcome, h('span', { class: `outcome outcome-${d.status}` }, t(OUTCOMES[d.status]))),
       cell(columns.details, details(d), { class: 'cell-details' }),

@@ -1,6 +1,7 @@
 // One server: its figures, and three tabs — Overview (the listing, edit, delete), "API and
 // webhooks" (how votes reach the owner) and Deliveries (every push attempt). Tabs are links
 // (each has its own address), the current one marked aria-current.
+import { isolateText } from '../translate.js'
 import { del, get, patch, serverPath } from './api.js'
 import { announce, formatNumber, h, replace } from './dom.js'
 import { t } from './i18n.js'
@@ -98,13 +99,13 @@ export async function renderServer(ctx, el, slug, tab) {
   async function draw(currentSlug) {
     const { server } = /** @type {ServerDetailAnswer} */ (await get(serverPath(currentSlug)))
     const tabKey = TABS.find(([id]) => id === tab)?.[1]
-    ctx.setTitle(`${tabKey ? t(tabKey) : ''} · ${server.name}`)
+    ctx.setTitle(`${tabKey ? t(tabKey) : ''} · ${isolateText(server.name)}`)
     const tabs = h('nav', { class: 'tabs', 'aria-label': t('dash.server.sections') },
       TABS.map(([id, label, path]) => h('a', { href: serverHref(server.slug, path), 'aria-current': id === tab ? 'page' : null }, t(label))))
     replace(el,
       h('nav', { class: 'breadcrumb', 'aria-label': t('common.breadcrumb') }, h('a', { href: '/dashboard' }, t('dash.nav.servers'))),
       h('div', { class: 'page-header' },
-        h('div', { class: 'server-title' }, serverIcon(server), h('h1', { tabindex: '-1' }, server.name)),
+        h('div', { class: 'server-title' }, serverIcon(server), h('h1', { tabindex: '-1' }, isolateText(server.name))),
         h('div', { class: 'pills' },
           h('span', { class: `pill pill-${server.edition}` }, t(server.edition === 'java' ? 'common.java' : 'common.bedrock')),
           server.verified ? verifiedMark() : null,

@@ -1,5 +1,6 @@
 // "My servers": every server of the account with this month's rank and votes and the players
 // online at the last ping.
+import { isolateText } from '../translate.js'
 import { get } from './api.js'
 import { formatNumber, h, replace } from './dom.js'
 import { t, tn } from './i18n.js'
@@ -35,7 +36,7 @@ export async function renderServers(ctx, el) {
   const rows = servers.map((s) => h('tr', null,
     cell(server, [
       serverIcon(s),
-      h('a', { href: serverHref(s.slug) }, s.name),
+      h('a', { href: serverHref(s.slug) }, isolateText(s.name)),
       s.verified ? verifiedMark() : null,
       s.hidden ? h('span', { class: 'pill pill-hidden' }, t('dash.state.hidden')) : null,
       h('div', { class: 'muted small' }, s.address),
