@@ -10,6 +10,10 @@ export type ErrorCode =
   | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'VOTE_TOO_SOON' | 'INTERNAL'
 
 export class ApiError extends Error {
+  // The values a parameter may take, where they are a closed list the message names (notOneOf):
+  // a reader's language names them too (web/assets/translate.js, errorText). Not in the body.
+  allowed?: readonly string[]
+
   constructor(
     readonly status: number,
     readonly errorCode: ErrorCode,
@@ -54,6 +58,8 @@ export const refusal = (reason: Reason, message: string, extra: Record<string, u
   new ApiError(STATUS_OF[REASONS[reason]]!, REASONS[reason], message, extra, {}, undefined, reason)
 
 export const invalidParameter = (message: string, field?: string) => new ApiError(400, 'INVALID_PARAMETER', message, {}, {}, field)
+export const notOneOf = (field: string, allowed: readonly string[]) =>
+  Object.assign(invalidParameter(`${field} must be one of: ${allowed.join(', ')}`, field), { allowed })
 export const notFound = (message = 'not found') => new ApiError(404, 'NOT_FOUND', message)
 // `field`: the value already taken (a slug, an e-mail address).
 export const conflict = (message: string, field?: string) => new ApiError(409, 'CONFLICT', message, {}, {}, field)

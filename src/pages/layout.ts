@@ -170,7 +170,7 @@ export function monthLinks(tr: Tr, month: string, isCurrent: boolean, hrefOf: (m
 
 // The error in the visitor's words (web/assets/translate.js, errorText), a sentence.
 export function pageErrorText(tr: Tr, e: ApiError): string {
-  const text = errorText(tr, { code: e.errorCode, field: e.field, reason: e.reason, message: e.message, retryAfter: Number(e.headers['Retry-After']) || null })
+  const text = errorText(tr, { code: e.errorCode, field: e.field, reason: e.reason, message: e.message, retryAfter: Number(e.headers['Retry-After']) || null, allowed: e.allowed })
   return /[.!?…]$/.test(text) ? text : `${text}.`
 }
 

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import type { Config } from '../config/load.ts'
-import { invalidParameter } from '../http/errors.ts'
+import { invalidParameter, notOneOf } from '../http/errors.ts'
 import { isMonth, monthOf } from '../servers/month.ts'
 import type { Edition } from '../servers/schema.ts'
 
@@ -37,7 +37,7 @@ export function editionParam(query: Query): Edition | undefined {
 export function modeParam(query: Query, config: Config): string | undefined {
   const v = one(query, 'mode')
   if (v === '') return undefined
-  if (!config.servers.modes.includes(v)) throw invalidParameter(`mode must be one of: ${config.servers.modes.join(', ')}`, 'mode')
+  if (!config.servers.modes.includes(v)) throw notOneOf('mode', config.servers.modes)
   return v
 }
 

@@ -44,12 +44,12 @@ describe('the catalogs (web/i18n)', () => {
 
   // An error's text may use the API's message and its Retry-After, or neither (web/assets/translate.js,
   // errorText): English mostly shows the API's own words, another language its own sentence.
-  test('each message has the shape and the placeholders of the English one (an error: any of {message}, {seconds})', () => {
+  test('each message has the shape and the placeholders of the English one (an error: any of {message}, {seconds}, {allowed})', () => {
     for (const [lang, c] of others) {
       const wrong = Object.entries(reference.messages).filter(([k, en]) => {
         const m = c.messages[k]
         if (m === undefined || typeof m !== typeof en) return true
-        if (k.startsWith('error.')) return placeholders(m).some((p) => p !== 'message' && p !== 'seconds')
+        if (k.startsWith('error.')) return placeholders(m).some((p) => p !== 'message' && p !== 'seconds' && p !== 'allowed')
         return placeholders(m).join() !== placeholders(en).join()
       }).map(([k]) => k)
       expect({ lang, wrong }).toEqual({ lang, wrong: [] })

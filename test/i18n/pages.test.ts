@@ -117,11 +117,14 @@ describe('a French site', () => {
   })
 
   test('error pages speak French: a bad address, an unknown server, an unknown page', async () => {
-    const { get } = await frenchSite()
+    const { get, rt } = await frenchSite()
     const month = await get('/?month=2026-13')
     expect(month.status).toBe(400)
     expect(month.body).toContain('<h1>Cette adresse contient une erreur</h1>')
     expect(month.body).toContain('Le mois doit s’écrire AAAA-MM (par exemple 2026-11), sans dépasser le mois en cours.')
+    const mode = await get('/?mode=knitting')
+    expect(mode.status).toBe(400)
+    expect(mode.body).toContain(`<p>Le mode de jeu doit être l’un de ceux du site${NBSP}: ${rt.config.servers.modes.join(', ')}.</p>`)
     const far = await get('/?page=1000000')
     expect(far.status).toBe(400)
     expect(far.body).toContain(`Le numéro de page est un nombre entier de 1 à 999${NNBSP}999.`)

@@ -227,15 +227,16 @@ export function isolateParams(params) {
 // `error.<CODE>.<REASON>`, else `error.<CODE>`, else `error.other`; a form that gives a `scope` ("login", "reset") looks for `error.<scope>.<CODE>…`
 // first, where the same code means something more precise. {message} in a catalog's text is
 // the API's own message (the English catalog mostly shows it as it is: it names what is wrong
-// most precisely); {seconds} is Retry-After.
+// most precisely); {seconds} is Retry-After; {allowed} the values the parameter may take, where
+// the site names a closed list (a game mode).
 /**
  * @param {Translator} tr
- * @param {{ code: string, field?: string | null, reason?: string | null, message: string, retryAfter?: number | null }} error
+ * @param {{ code: string, field?: string | null, reason?: string | null, message: string, retryAfter?: number | null, allowed?: readonly string[] }} error
  * @param {string} [scope]
  */
 export function errorText(tr, error, scope) {
   const message = error.message.charAt(0).toUpperCase() + error.message.slice(1)
-  const params = { message, seconds: error.retryAfter ?? 1 }
+  const params = { message, seconds: error.retryAfter ?? 1, allowed: error.allowed?.join(', ') ?? '' }
   const detail = error.field || error.reason
   const keys = [detail ? `${error.code}.${detail}` : null, error.code].filter((k) => k !== null)
   const candidates = [...(scope ? keys.map((k) => `error.${scope}.${k}`) : []), ...keys.map((k) => `error.${k}`)]
