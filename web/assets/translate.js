@@ -185,8 +185,9 @@ export function translator(lang, catalog, timeZone = 'UTC') {
 
 // Text of the site's users (a server's name, an e-mail address) inside the site's own sentences,
 // titles and lines, on the pages, the badge and the dashboard alike: a name holding right-to-left
-// letters or direction marks (an override it never ends, a stray isolate closer) is set apart between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL
-// ISOLATE, so that it is drawn as one piece and the words around it keep their order. A closer
+// letters or direction marks (an override it never ends, a stray isolate closer) is set apart
+// between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, so that it is drawn
+// as one piece and the words around it keep their order. A closer
 // the name did not open is left out (it would end the isolate early), and a line or paragraph
 // separator, which would end it too, is a space. Other text is returned as it is.
 const BIDI_SENSITIVE = /[\u0590-\u08ff\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u
