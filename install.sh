@@ -177,7 +177,10 @@ say "wrote $UNIT"
 
 if [ "$live" = yes ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
   systemctl daemon-reload
-  systemctl enable votelist.service >/dev/null 2>&1
+  # Its own message says why (a masked unit, a read-only /etc): shown only when it fails.
+  enabled=$(systemctl enable votelist.service 2>&1) ||
+    die "systemctl enable votelist.service failed: $enabled
+(see: systemctl status votelist.service)"
   if systemctl is-active --quiet votelist.service; then
     systemctl restart votelist.service
     say "restarted votelist.service (migrations run at start)"
