@@ -175,6 +175,24 @@ chmod 0644 "$DESTDIR$UNIT.new"
 mv -f "$DESTDIR$UNIT.new" "$DESTDIR$UNIT"
 say "wrote $UNIT"
 
+# The unit is Type=simple: `systemctl restart` returns once the process is started, before it has
+# migrated the database and listened. A start that fails ends "failed" (exit 2, 77, 78: no restart)
+# or "activating" (waiting to restart). Up = "active" at 3 checks in a row, a second apart, within 30 s.
+service_stays_up() {
+  ups=0 checks=0
+  while [ $checks -lt 30 ]; do
+    state=$(systemctl is-active votelist.service) || true
+    case "$state" in
+      active) ups=$((ups + 1)); [ $ups -lt 3 ] || return 0 ;;
+      failed|inactive) return 1 ;;
+      *) ups=0 ;;
+    esac
+    checks=$((checks + 1))
+    sleep 1
+  done
+  return 1
+}
+
 if [ "$live" = yes ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
   systemctl daemon-reload
   # Its own message says why (a masked unit, a read-only /etc): shown only when it fails.
@@ -183,6 +201,8 @@ if [ "$live" = yes ] && command -v systemctl >/dev/null && [ -d /run/systemd/sys
 (see: systemctl status votelist.service)"
   if systemctl is-active --quiet votelist.service; then
     systemctl restart votelist.service
+    service_stays_up ||
+      die "votelist.service did not come back after the restart (systemd says: $state). See why: journalctl -u votelist.service -n 50"
     say "restarted votelist.service (migrations run at start)"
   else
     say "enabled votelist.service; edit $CONFIG, then: systemctl start votelist"

@@ -88,4 +88,21 @@ describe.skipIf(!!skip)('install.sh as root with systemd', () => {
     expect(r.stderr).toContain('install.sh: systemctl enable votelist.service failed: Failed to enable unit: Unit file /etc/systemd/system/votelist.service is masked.')
     expect(r.stderr).toContain('systemctl status votelist.service')
   })
+  test('an upgrade restarts a running service and reports it once systemd says it stays active', async () => {
+    const r = await installAsRoot({ before: 'active', after: 'active' })
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('restarted votelist.service (migrations run at start)')
+    expect(r.calls).toEqual([
+      'daemon-reload', 'enable votelist.service', 'is-active --quiet votelist.service', 'restart votelist.service',
+      'is-active votelist.service', 'is-active votelist.service', 'is-active votelist.service',
+    ])
+  })
+
+  test('an upgrade whose new version fails to start says so, where to look, and exits 1', async () => {
+    const r = await installAsRoot({ before: 'active', after: 'failed' })
+    expect(r.code).toBe(1)
+    expect(r.stdout).not.toContain('restarted votelist.service')
+    expect(r.stderr).toBe('install.sh: votelist.service did not come back after the restart (systemd says: failed). See why: journalctl -u votelist.service -n 50')
+  })
 })
