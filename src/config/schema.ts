@@ -65,9 +65,12 @@ export function oneOf<const T extends string>(values: readonly T[], def: NoInfer
 }
 
 // An absolute http(s) URL without a trailing slash, or "" where `optional`.
-export function url(def: string, doc: string, optional = false): Field<string> {
+// `root`: the URL of a site served at the root of its host (a trailing "/" alone is allowed): the
+// pages, links and assets all use root paths, so a path would lead nowhere.
+export function url(def: string, doc: string, optional = false, opts: { root?: boolean } = {}): Field<string> {
+  const type = opts.root ? 'http(s) URL without a path' : 'http(s) URL'
   return {
-    default: def, doc, type: optional ? 'http(s) URL or ""' : 'http(s) URL',
+    default: def, doc, type: optional ? `${type} or ""` : type,
     parse(v, key) {
       if (typeof v !== 'string') return fail(key, 'must be a string', v)
       if (v === '' && optional) return v
@@ -75,6 +78,9 @@ export function url(def: string, doc: string, optional = false): Field<string> {
       try { u = new URL(v) } catch { return fail(key, 'must be an absolute http:// or https:// URL', v) }
       if (u.protocol !== 'http:' && u.protocol !== 'https:') return fail(key, 'must be an http:// or https:// URL', v)
       if (u.search || u.hash) return fail(key, 'must not have a query or fragment', v)
+      if (opts.root && u.pathname.replace(/\/+$/, '') !== '') {
+        return fail(key, `must be the root of its host, such as ${JSON.stringify(u.origin)}: votelist serves every page from "/", not under a path`, v)
+      }
       return v.replace(/\/+$/, '')
     },
   }
@@ -174,7 +180,7 @@ export const DEFAULT_MODES = [
 
 export const configSchema = {
   site: {
-    base_url: url('', 'Public address of the site: links, vote URLs, badge URLs and the Origin check use it. https:// turns on Secure, __Host- session cookies. Empty (not set): links use http://localhost (or http.host when it names one address) on http.port, and the site accepts its pages from localhost, 127.0.0.1 and [::1] on that port; set it on any site others reach.', true),
+    base_url: url('', 'Public address of the site: links, vote URLs, badge URLs and the Origin check use it. https:// turns on Secure, __Host- session cookies. Empty (not set): links use http://localhost (or http.host when it names one address) on http.port, and the site accepts its pages from localhost, 127.0.0.1 and [::1] on that port; set it on any site others reach. The site is served at the root of its host: a path (https://list.example/votes) is refused.', true, { root: true }),
     name: str('My Server List', 'Name of the site, shown in page titles and headers.', { min: 1, max: 100 }),
     service_name: str('MyServerList', 'Service name sent with every Votifier vote; owners register their v2 token under it.', {
       min: 1, max: 64, pattern: /^[A-Za-z0-9_.-]+$/, hint: 'must use only letters, digits, "_", "." and "-"',

@@ -47,6 +47,12 @@ captcha = "off"
     expect(c.votes.captcha).toBe('off')
   })
 
+  test('site.base_url at the root of its host, with or without a trailing "/"', () => {
+    for (const value of ['https://list.example', 'https://list.example/', 'http://list.example:8080//']) {
+      expect(fromToml(`[site]\nbase_url = "${value}"`).load().site.base_url).toBe(value.replace(/\/+$/, ''))
+    }
+  })
+
   test('--config pointing nowhere is an error naming the file', () => {
     expect(() => loadConfig('missing.toml', tempDir())).toThrow('missing.toml: config file not found')
   })
@@ -63,6 +69,8 @@ captcha = "off"
     ['[deliveries]\nretry_delays = ["5 minutes"]', 'deliveries.retry_delays[0]: must be a duration'],
     ['[deliveries]\nretry_delays = "1m"', 'deliveries.retry_delays: must be a list of durations'],
     ['[site]\nbase_url = "ftp://x"', 'site.base_url: must be an http:// or https:// URL'],
+    ['[site]\nbase_url = "https://list.example/votes"', 'site.base_url: must be the root of its host, such as "https://list.example": votelist serves every page from "/", not under a path (got "https://list.example/votes")'],
+    ['[site]\nbase_url = "https://list.example/votes/"', 'site.base_url: must be the root of its host, such as "https://list.example"'],
     ['[site]\nservice_name = "has space"', 'site.service_name: must use only letters'],
     ['[servers]\nmodes = ["Survival"]', 'servers.modes[0]: must be 1–32 of a-z'],
     ['http = 3', 'http: must be a table'],

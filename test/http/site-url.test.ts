@@ -43,11 +43,11 @@ describe('the site\'s own address', () => {
   })
 
   test('with site.base_url: that address alone, https makes the cookie Secure, and a refusal names it and the key', () => {
-    const s = siteUrl({ site: { base_url: 'https://vote.example.org/list/' }, http: { port: 0 } })
+    const s = siteUrl({ site: { base_url: 'https://vote.example.org/' }, http: { port: 0 } })
     s.listening(40123)
     expect(s.configured).toBe(true)
     expect(s.secure).toBe(true)
-    expect(s.base()).toBe('https://vote.example.org/list')
+    expect(s.base()).toBe('https://vote.example.org')
     expect(s.origins()).toEqual(['https://vote.example.org'])
     expect(s.refusal('http://127.0.0.1:8080')).toBe('cross-site request refused: it comes from http://127.0.0.1:8080, but this site\'s address is https://vote.example.org (site.base_url): open the site at that address, or change site.base_url')
     expect(siteUrl({}).refusal('http://192.168.1.20:8080')).toBe('cross-site request refused: it comes from http://192.168.1.20:8080, but site.base_url is not set, so this site only answers as http://localhost:8080, http://127.0.0.1:8080, http://[::1]:8080: open one of those, or set site.base_url to the address you use')
@@ -97,7 +97,7 @@ describe('sign-up from each of the site\'s own origins', () => {
   })
 
   test('with site.base_url: a vote from another origin is refused, naming the expected origin and the key', async () => {
-    const rt = testRuntime({ site: { base_url: 'https://vote.example.org/list' } })
+    const rt = testRuntime({ site: { base_url: 'https://vote.example.org' } })
     const app = await testApp(rt)
     await seedServer(rt, { name: 'Emerald Valley' })
     const vote = (origin: string) => call(app, 'POST', '/serveur/emerald-valley/voter', { body: { pseudo: 'Steve' }, headers: { origin, accept: 'application/json' } })
