@@ -107,7 +107,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     try {
       site = createSite(await openStore(cfg))
     } catch (e) {
-      lock?.release()
+      lock?.abandon()
       throw e
     }
     await serveSite(site, { stopSignal: io.stopSignal, lock })

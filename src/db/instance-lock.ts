@@ -10,12 +10,18 @@ export class InstanceLockError extends Error {}
 // right when no other process is working on them. The lock is an exclusive SQLite lock on a
 // side file, held for the life of the connection; the kernel drops it when the process dies,
 // even on kill -9, so a crash never leaves a stale lock behind.
-export function acquireInstanceLock(databasePath: string): { release(): void } {
-  if (databasePath === ':memory:') return { release() {} }
+//
+// `abandon()` is for a start that fails before it used the database (database.path names a
+// folder): it also deletes the lock file if this call created it, so the failed start leaves
+// nothing behind. The file is deleted while still locked: a second serve that opened it meanwhile
+// fails to lock it, one that comes after creates a new one.
+export function acquireInstanceLock(databasePath: string): { release(): void; abandon(): void } {
+  if (databasePath === ':memory:') return { release() {}, abandon() {} }
   const path = `${databasePath}.lock`
   let db: Database
+  let created: boolean
   try {
-    db = openLockFile(path)
+    ({ db, created } = openLockFile(path))
   } catch (e) {
     throw storageFault(e, databasePath, `creating ${path}`)
   }
@@ -46,17 +52,29 @@ export function acquireInstanceLock(databasePath: string): { release(): void } {
     }
     throw storageFault(e, databasePath, `taking the instance lock ${path}`)
   }
-  return { release: () => db.close() }
+  return {
+    release: () => db.close(),
+    abandon() {
+      if (created) nodeFs().rmSync(path, { force: true })
+      db.close()
+    },
+  }
 }
 
 // The lock is taken before the database is opened (serve: a second one must not write to a
 // database another one uses, not even to migrate it), so on a first start the data folder is
-// created here, as src/db/open.ts would create it: its user's alone.
-function openLockFile(path: string): Database {
+// created here, as src/db/open.ts would create it: its user's alone. Whether the file was there is
+// told by SQLite's own open, not by node:fs (src/lazy-modules.ts: it would cost every start).
+function openLockFile(path: string): { db: Database; created: boolean } {
   try {
-    return new Database(path, { create: true })
+    return { db: new Database(path, { readwrite: true, create: false }), created: false }
+  } catch {
+    // Not there (or not openable: the creation below says why).
+  }
+  try {
+    return { db: new Database(path, { create: true }), created: true }
   } catch {
     nodeFs().mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
-    return new Database(path, { create: true })
+    return { db: new Database(path, { create: true }), created: true }
   }
 }

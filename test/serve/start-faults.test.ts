@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { EXIT } from '../../src/cli.ts'
 import { userName } from '../../src/db/owner-guard.ts'
@@ -97,6 +97,11 @@ describe('a database.path that cannot name a database file', () => {
     const r = await serve(s.config, [])
     expectOneLine(r, EXIT.noPermission)
     expect(r.stderr).toBe(`votelist serve: database.path names the folder ${s.db}: it must name the database file, e.g. ${join(s.db, 'votelist.db')}`)
+    // The instance lock file this start created is gone with it; one that was there before stays.
+    expect(readdirSync(s.dir).sort()).toEqual(['data', 'votelist.toml'])
+    writeFileSync(`${s.db}.lock`, '')
+    expect((await serve(s.config, [])).code).toBe(EXIT.noPermission)
+    expect(readdirSync(s.dir).sort()).toEqual(['data', 'data.lock', 'votelist.toml'])
   })
 
   test('a path under a file: exit 77, naming the file in the way', async () => {
