@@ -2,6 +2,7 @@ import type { User } from '../accounts/repo.ts'
 import type { AuditRepo } from '../audit/repo.ts'
 import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
+import { backupLeftovers } from '../db/backup.ts'
 import type { StoreControl, StoreWrites } from '../db/store.ts'
 import { basename, dirname, join } from '../file-path.ts'
 import { refusal } from '../http/errors.ts'
@@ -35,21 +36,11 @@ const TEMP_SUFFIX = /^[A-Za-z0-9_-]{12}\.tmp(-journal)?$/
 // Removes the temporary copies a previous process left when it died making a backup (kill -9, the
 // service manager's SIGKILL after its stop timeout, a power cut): each as large as the database,
 // hidden in the data folder. Called at start with the instance lock held, so that no process is
-// writing one. Answers the names removed; one that cannot be removed never stops the start. A
-// Bun.Glob rather than node:fs: nothing to remove is the usual case, and node:fs would add some
-// 4.5 ms to every start (src/lazy-modules.ts). The pattern is `.*`, the database's name being
-// matched as text (it may hold [, * or ?).
+// writing one. Answers the names removed; one that cannot be removed never stops the start.
 export async function removeInterruptedBackups(database: string): Promise<string[]> {
   if (database === ':memory:') return []
   const dir = dirname(database)
-  const prefix = tempPrefix(database)
-  let left: string[]
-  try {
-    left = [...new Bun.Glob('.*').scanSync({ cwd: dir, dot: true, onlyFiles: true })]
-      .filter((name) => name.startsWith(prefix) && TEMP_SUFFIX.test(name.slice(prefix.length)))
-  } catch {
-    return []
-  }
+  const left = backupLeftovers(dir, tempPrefix(database), TEMP_SUFFIX, { onlyFiles: true })
   const outcomes = await Promise.allSettled(left.map((name) => Bun.file(join(dir, name)).delete()))
   return left.filter((_, i) => outcomes[i].status === 'fulfilled')
 }

@@ -11,6 +11,18 @@ afterAll(() => { killChildren(); cleanupTemp() })
 
 const BATCH = 10
 
+// A site whose database is 128 MiB larger (its copy takes long enough to be caught half-way), and
+// an empty folder for the backups.
+async function largeSite() {
+  const dir = tempDir()
+  const config = writeSiteConfig(dir)
+  expect((await cli(['migrate', '--config', config])).code).toBe(0)
+  fillDatabase(join(dir, 'data/votelist.db'))
+  const out = join(dir, 'out')
+  mkdirSync(out)
+  return { config, out }
+}
+
 describe('backup', () => {
   test('copies a database that another process is writing into, consistently', async () => {
     const dir = tempDir()
@@ -81,12 +93,7 @@ describe('backup', () => {
   // stay behind in the backup folder.
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
     test(`interrupted by ${signal} half-way: exit ${code}, one line, and nothing left in the folder`, async () => {
-      const dir = tempDir()
-      const config = writeSiteConfig(dir)
-      expect((await cli(['migrate', '--config', config])).code).toBe(0)
-      fillDatabase(join(dir, 'data/votelist.db'))
-      const out = join(dir, 'out')
-      mkdirSync(out)
+      const { config, out } = await largeSite()
       const child = spawnChild([process.execPath, mainScript, 'backup', join(out, 'copy.db'), '--config', config])
       await until(() => readdirSync(out).length > 0, 'the backup to begin writing')
       child.proc.kill(signal)
@@ -96,15 +103,35 @@ describe('backup', () => {
     })
   }
 
+  // kill -9 runs no handler: the half copy stays. The next backup into that folder removes it, and
+  // leaves alone the one of a backup still at work (here stopped with SIGSTOP, so that it stays).
+  test('the next backup into the folder removes what a killed backup left, not what a live one is writing', async () => {
+    const { config, out } = await largeSite()
+    const backup = (name: string) => spawnChild([process.execPath, mainScript, 'backup', join(out, name), '--config', config])
+    const partials = (name: string) => readdirSync(out).filter((f) => f.startsWith(`.${name}.partial-`))
+
+    const killed = backup('killed.db')
+    await until(() => partials('killed.db').length > 0, 'the killed backup to begin writing')
+    killed.proc.kill('SIGKILL')
+    await killed.exited
+    const live = backup('live.db')
+    await until(() => partials('live.db').length > 0, 'the live backup to begin writing')
+    live.proc.kill('SIGSTOP')
+    try {
+      const next = await cli(['backup', join(out, 'next.db'), '--config', config])
+      expect(next.code).toBe(0)
+      expect(readdirSync(out).sort()).toEqual([...partials('live.db'), 'next.db'])
+    } finally {
+      live.proc.kill('SIGCONT')
+    }
+    expect(await live.exited).toBe(0)
+    expect(readdirSync(out).sort()).toEqual(['live.db', 'next.db'])
+  }, 60_000)
+
   // nohup (and a shell's background job, for SIGINT) starts a command with the signal ignored, so
   // that a closed session does not stop it: the backup must go on to the end.
   test('a signal it was started ignoring (nohup) stays ignored: the backup goes on and is whole', async () => {
-    const dir = tempDir()
-    const config = writeSiteConfig(dir)
-    expect((await cli(['migrate', '--config', config])).code).toBe(0)
-    fillDatabase(join(dir, 'data/votelist.db'))
-    const out = join(dir, 'out')
-    mkdirSync(out)
+    const { config, out } = await largeSite()
     const target = join(out, 'copy.db')
     const child = spawnChild(['sh', '-c', 'trap "" HUP; exec "$@"', 'sh', process.execPath, mainScript, 'backup', target, '--config', config])
     await until(() => readdirSync(out).length > 0, 'the backup to begin writing')
