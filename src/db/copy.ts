@@ -55,6 +55,14 @@ export async function copySqliteToPostgres(path: string, url: string, label: str
 async function copyTables(source: Database, tx: Pg): Promise<CopiedTable[]> {
   const tables = (source.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[])
     .map((t) => t.name).filter((t) => !NOT_DATA.has(t))
+  // A table added to the SQLite file by hand or by another tool: the migrated target has no place
+  // for its rows (the statements below would fail on a relation that does not exist).
+  const schema = new Set((await rows<{ name: string }>(tx, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'")).map((t) => t.name))
+  const foreign = tables.filter((t) => !schema.has(t))
+  if (foreign.length) {
+    const [them, are, it] = foreign.length === 1 ? [`table ${foreign[0]}`, 'is', 'it'] : [`tables ${foreign.join(', ')}`, 'are', 'them']
+    throw new CopyError(`${them} of the SQLite file ${are} not in votelist's PostgreSQL schema (${foreign.length === 1 ? 'it was' : 'they were'} not made by votelist): drop ${it} from the SQLite file (DROP TABLE ${foreign.join(', ')}, after a votelist backup if you need ${foreign.length === 1 ? 'its' : 'their'} rows), or copy ${it} yourself once the copy is done; nothing was written, the database is still empty`)
+  }
   const copied: CopiedTable[] = []
   for (const table of await foreignKeyOrder(tx, tables)) {
     // A generated column (server.claim) is computed by each database from the row, never copied.

@@ -15,7 +15,7 @@ import { DAY, HOUR } from '../../src/stats/repo.ts'
 import { purgeSamplesBefore, recordRound } from '../../src/stats/round.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { backends, createEmptyDatabase } from '../backends.ts'
-import { call, cleanupTemp, seedServer, tempDir, testApp, testLookup, testRuntime } from '../helpers.ts'
+import { call, cleanupTemp, seedServer, tempDir, testApp, testLookup, testRuntime, type TestRuntime } from '../helpers.ts'
 import { png } from '../media/images.ts'
 import { ownerSession } from '../owner/session.ts'
 import { startVotifierReceiver } from '../push/votifier-receiver.ts'
@@ -32,6 +32,27 @@ async function run(argv: string[]) {
   const err: string[] = []
   const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), cwd: tempDir(), lookup: testLookup })
   return { code, out, err: err.join('\n') }
+}
+
+// A config file naming the SQLite site `s`'s database and an empty PostgreSQL database to copy it
+// into. failedCopy(): a copy that should fail, with its exit code, its message and the number of
+// tables it left in the target.
+async function copyInto(s: TestRuntime) {
+  const configPath = join(tempDir(), 'votelist.toml')
+  writeFileSync(configPath, `[database]\npath = "${s.config.database.path}"\n`)
+  const target = await createEmptyDatabase()
+  const { SQL } = await import('bun')
+  const pg = new SQL({ url: target.url, max: 1 })
+  const failedCopy = async () => {
+    const r = await run(['db', 'copy', '--to', target.url, '--config', configPath])
+    const [{ tables }] = await pg.unsafe("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'public'")
+    return { code: r.code, err: r.err, tables }
+  }
+  const close = async () => {
+    await pg.close()
+    await target.drop()
+  }
+  return { configPath, target, failedCopy, close }
 }
 
 // A SQLite site a year old: two servers pinged every hour for a year (then retention as it runs),
@@ -196,23 +217,16 @@ describe.if(backends.includes('postgres'))('votelist db copy', () => {
     await seedServer(s, {})
     // SQLite keeps what it is given; PostgreSQL's bigint refuses it.
     s.db.run("UPDATE user SET created_at = 'yesterday'")
-    const configPath = join(tempDir(), 'votelist.toml')
-    writeFileSync(configPath, `[database]\npath = "${s.config.database.path}"\n`)
-    const target = await createEmptyDatabase()
-    const { SQL } = await import('bun')
-    const pg = new SQL({ url: target.url, max: 1 })
+    const { configPath, target, failedCopy, close } = await copyInto(s)
     try {
-      const failed = await run(['db', 'copy', '--to', target.url, '--config', configPath])
-      const [{ tables }] = await pg.unsafe("SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'public'")
-      expect({ code: failed.code, err: failed.err, tables }).toEqual({
+      expect(await failedCopy()).toEqual({
         code: 1, err: 'votelist db: table user: PostgreSQL refused a row (invalid input syntax for type bigint: "yesterday"); nothing was written, the database is still empty', tables: 0,
       })
       s.db.run('UPDATE user SET created_at = 1')
       const again = await run(['db', 'copy', '--to', target.url, '--config', configPath])
       expect([again.code, again.err]).toEqual([0, ''])
     } finally {
-      await pg.close()
-      await target.drop()
+      await close()
     }
   })
 
@@ -235,6 +249,25 @@ describe.if(backends.includes('postgres'))('votelist db copy', () => {
       await pg.close()
     } finally {
       await target.drop()
+    }
+  })
+
+  // A table added to the SQLite file by hand (or by another tool) has no place in votelist's
+  // PostgreSQL schema.
+  test('a table of the SQLite file that votelist\'s PostgreSQL schema lacks is named, and nothing is written', async () => {
+    const s = testRuntime()
+    await seedServer(s, {})
+    s.db.run('CREATE TABLE notes (body TEXT)')
+    s.db.run("INSERT INTO notes VALUES ('keep me')")
+    const { failedCopy, close } = await copyInto(s)
+    try {
+      expect(await failedCopy()).toEqual({
+        code: 1,
+        err: 'votelist db: table notes of the SQLite file is not in votelist\'s PostgreSQL schema (it was not made by votelist): drop it from the SQLite file (DROP TABLE notes, after a votelist backup if you need its rows), or copy it yourself once the copy is done; nothing was written, the database is still empty',
+        tables: 0,
+      })
+    } finally {
+      await close()
     }
   })
 
