@@ -6,7 +6,7 @@ import { USAGE } from './cli-usage.ts'
 import { databaseLabel, loadConfig, type Config } from './config/load.ts'
 import { exampleToml } from './config/reference.ts'
 import { ConfigError, postgresUrl } from './config/schema.ts'
-import { BackupError, BackupInterrupted, backupDatabase, STOP_SIGNALS } from './db/backup.ts'
+import { BackupError, BackupInterrupted, backupDatabase } from './db/backup.ts'
 import { CopyError, copySqliteToPostgres } from './db/copy.ts'
 import { acquireInstanceLock, InstanceLockError } from './db/instance-lock.ts'
 import { MigrationError } from './db/migrate.ts'
@@ -25,6 +25,7 @@ import { serveSite, StartError } from './serve.ts'
 import type { Edition } from './servers/schema.ts'
 import { createServer } from './servers/service.ts'
 import { createSite } from './site.ts'
+import { STOP_SIGNALS } from './stop-signals.ts'
 import { VERSION } from './version.ts'
 
 // Exit codes scripts can rely on (74, 77 and 78 as in sysexits.h).
@@ -34,7 +35,7 @@ export interface Io {
   out(line: string): void
   err(line: string): void
   cwd: string
-  // Resolves when the process is asked to stop (SIGTERM/SIGINT); injected by tests.
+  // Resolves when the process is asked to stop (SIGTERM/SIGINT/SIGHUP); injected by tests.
   stopSignal?: Promise<unknown>
   // Name resolution for the save-time host check (server add); injected by tests.
   lookup?: Lookup

@@ -7,6 +7,7 @@ import { outerBodyLimit, routeBodyLimits } from './http/body-limit.ts'
 import type { Logger } from './log.ts'
 import { listingPolicy } from './servers/service.ts'
 import { listenToOtherInstances, recoverInterruptedWork, registerSiteWork, type Site } from './site.ts'
+import { stopSignalsHeard, type StopSignal } from './stop-signals.ts'
 import { createVoteWriter, type VoteWriter } from './votes/writer.ts'
 import { VERSION } from './version.ts'
 
@@ -18,7 +19,7 @@ export class StartError extends Error {
 }
 
 export interface ServeOptions {
-  // Resolves when the site must stop. Default: the first SIGTERM or SIGINT.
+  // Resolves when the site must stop. Default: the first SIGTERM, SIGINT or SIGHUP.
   stopSignal?: Promise<unknown>
   // Test harnesses mount extra routes here; the command line mounts nothing.
   extend?: (app: App) => AnyElysia
@@ -33,7 +34,8 @@ export interface ServeOptions {
 // requests in flight and the running jobs finish, save the keys' last-used times, then close
 // the store (SQLite checkpoints the WAL into the main file). Closes the store in every case.
 export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void> {
-  const stopSignal = opts.stopSignal ?? stopSignals(rt.log)
+  // Heard before anything starts: from then on a stop signal never meets its default action (death).
+  const stopSignal = opts.stopSignal ?? stopSignals(rt.log, await stopSignalsHeard())
   let lock: { release(): void } | null = opts.lock ?? null
   let listening: { stop(): Promise<void> } | null = null
   let checkpoints: { stop(): Promise<void>; readonly running: boolean } | null = null
@@ -138,9 +140,11 @@ async function flushKeyUse(rt: Site) {
   }
 }
 
-// The first SIGTERM/SIGINT asks for a graceful stop; a second one (an impatient Ctrl-C) exits at
-// once. Nothing committed is lost either way: unfinished jobs keep their rows and run again.
-function stopSignals(log: Logger): Promise<string> {
+// The first SIGTERM, SIGINT or SIGHUP (the SSH session that started it closed) asks for a graceful
+// stop; a second one (an impatient Ctrl-C) exits at once. Nothing committed is lost either way:
+// unfinished jobs keep their rows and run again. A signal it was started ignoring (nohup ignores
+// SIGHUP) stays ignored.
+function stopSignals(log: Logger, heard: StopSignal[]): Promise<string> {
   return new Promise((resolve) => {
     let asked = false
     const on = (signal: string) => {
@@ -151,7 +155,6 @@ function stopSignals(log: Logger): Promise<string> {
       asked = true
       resolve(signal)
     }
-    process.on('SIGTERM', on)
-    process.on('SIGINT', on)
+    for (const signal of heard) process.on(signal, on)
   })
 }

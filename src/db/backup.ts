@@ -1,6 +1,7 @@
 import { basename, dirname, join } from '../file-path.ts'
 import { randomSecret } from '../ids.ts'
 import { nodeFs } from '../lazy-modules.ts'
+import { stopSignalsHeard, type StopSignal } from '../stop-signals.ts'
 import { BUSY_TIMEOUT_MS, openDatabase } from './open.ts'
 import { backupFault, storageFault } from './storage-error.ts'
 
@@ -10,25 +11,9 @@ export class BackupError extends Error {}
 // A backup stopped by a signal (Ctrl-C, the service manager's SIGTERM, a closed terminal's
 // SIGHUP) before it was whole: nothing of it was left behind.
 export class BackupInterrupted extends Error {
-  constructor(readonly signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP') {
+  constructor(readonly signal: StopSignal) {
     super(`interrupted by ${signal}: no backup was written`)
   }
-}
-
-export const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const
-
-// The stop signals this process was started with ignored (nohup ignores SIGHUP, a shell's
-// background job SIGINT), read from the kernel's mask of ignored signals: those must stay ignored,
-// and a listener would take them back. Linux; elsewhere none is taken as ignored.
-function stopSignalsHeard(): BackupInterrupted['signal'][] {
-  let ignored = 0n
-  try {
-    const mask = /^SigIgn:\s*([0-9a-f]+)$/m.exec(nodeFs().readFileSync('/proc/self/status', 'utf8'))
-    if (mask) ignored = BigInt(`0x${mask[1]}`)
-  } catch {
-    // No /proc: every stop signal is listened to.
-  }
-  return (Object.keys(STOP_SIGNALS) as BackupInterrupted['signal'][]).filter((s) => ((ignored >> BigInt(STOP_SIGNALS[s] - 1)) & 1n) === 0n)
 }
 
 // Writes a consistent copy of the database at `path` to `target` (a new file). VACUUM INTO reads
@@ -50,9 +35,9 @@ export async function backupDatabase(path: string, target: string): Promise<void
   openDatabase(path).close()
   if (!fs.existsSync(dir)) throw new BackupError(`cannot write the backup ${target}: the folder ${dir} does not exist`)
   removeAbandonedCopies(dir)
-  let stopped: (signal: BackupInterrupted['signal']) => void = () => {}
+  let stopped: (signal: StopSignal) => void = () => {}
   const interrupted = new Promise<never>((_, reject) => { stopped = (signal) => reject(new BackupInterrupted(signal)) })
-  const heard = stopSignalsHeard()
+  const heard = await stopSignalsHeard()
   for (const signal of heard) process.on(signal, stopped)
   try {
     try {

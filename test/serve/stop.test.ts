@@ -38,7 +38,8 @@ async function connectOutcome(url: string): Promise<string> {
 }
 
 describe('graceful stop', () => {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  // SIGHUP: the terminal or SSH session that started it closed.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     test(`${signal}: stops accepting, lets the request and the job in flight finish, closes the database`, async () => {
       const { child, url, db } = await startHarness()
       // A job and a request that run until the test lets them go (SIGUSR2), however long the
@@ -134,6 +135,20 @@ describe('graceful stop', () => {
     db.close()
     expect(usedAt).toBeGreaterThanOrEqual(before)
     expect(usedAt).toBeLessThanOrEqual(after)
+  })
+
+  // nohup starts it with SIGHUP ignored, so that it outlives the session: that stays so.
+  test('started with SIGHUP ignored (nohup), it goes on serving through a SIGHUP', async () => {
+    const dir = tempDir()
+    const config = writeSiteConfig(dir)
+    const child = spawnChild(['sh', '-c', 'trap "" HUP; exec "$@"', 'sh', process.execPath, mainScript, 'serve', '--config', config])
+    const url = await listeningUrl(child)
+    child.proc.kill('SIGHUP')
+    // Answering needs the process to run, and it meets the signal before it runs again.
+    expect((await fetch(`${url}/api/v1/health`)).status).toBe(200)
+    child.proc.kill('SIGTERM')
+    expect(await child.exited).toBe(0)
+    expect(child.err.filter((l) => l.includes('stopping'))).toEqual([expect.stringContaining('"signal":"SIGTERM"')])
   })
 
   test('a second serve on the same database is refused while the first runs', async () => {
