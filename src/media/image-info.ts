@@ -32,13 +32,44 @@ function png(b: Uint8Array): ImageInfo | null {
   return { type: 'image/png', width: u32be(b, 16), height: u32be(b, 20) }
 }
 
-// GIF: "GIF87a" or "GIF89a", then the logical screen's width and height (uint16 little-endian).
-// An animated GIF is frames inside that screen.
+// GIF: "GIF87a" or "GIF89a", then the logical screen's width and height (uint16 little-endian),
+// then its blocks up to the trailer (0x3b), so a cut-off upload is refused as a PNG's is. The
+// screen alone is not the size shown: browsers grow it to hold a first frame larger than it, so
+// a 468×60 screen with a 4000×4000 frame shows as 4000×4000. The size is the screen grown to
+// hold every frame (each image descriptor's left + width, top + height).
 function gif(b: Uint8Array): ImageInfo | null {
   if (b.length < 13) return null
   const head = ascii(b, 0, 6)
   if (head !== 'GIF87a' && head !== 'GIF89a') return null
-  return { type: 'image/gif', width: u16le(b, 6), height: u16le(b, 8) }
+  let width = u16le(b, 6)
+  let height = u16le(b, 8)
+  const colourTable = (packed: number) => (packed & 0x80 ? 3 * (2 << (packed & 7)) : 0)
+  // Past a run of data sub-blocks (a length byte, that many bytes), ended by a zero length.
+  const subBlocks = (from: number) => {
+    let at = from
+    while (at < b.length) {
+      if (b[at] === 0) return at + 1
+      at += 1 + b[at]
+    }
+    return -1
+  }
+  let at = 13 + colourTable(b[10])
+  while (at >= 0 && at < b.length) {
+    const block = b[at]
+    if (block === 0x3b) return { type: 'image/gif', width, height }
+    if (block === 0x21) { // extension: label, then sub-blocks
+      at = subBlocks(at + 2)
+    } else if (block === 0x2c) { // image descriptor: left, top, width, height, packed
+      if (at + 10 > b.length) return null
+      width = Math.max(width, u16le(b, at + 1) + u16le(b, at + 5))
+      height = Math.max(height, u16le(b, at + 3) + u16le(b, at + 7))
+      // The local colour table, the LZW minimum code size, then the image data.
+      at = subBlocks(at + 10 + colourTable(b[at + 9]) + 1)
+    } else {
+      return null
+    }
+  }
+  return null
 }
 
 // JPEG: SOI, then marker segments up to a start-of-frame (SOF0–SOF15 but DHT, JPG and DAC), whose

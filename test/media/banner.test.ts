@@ -58,6 +58,9 @@ describeBackends('PUT /api/v1/me/servers/{slug}/banner', (backend) => {
     const cases: [Uint8Array | string, string | null, string][] = [
       [png(469, 60), 'image/png', 'banner must be 468×60 pixels; this PNG is 469×60'],
       [animatedGif(468, 61), 'image/gif', 'banner must be 468×60 pixels; this GIF is 468×61'],
+      // Browsers grow a GIF's screen to hold a first frame larger than it: shown at 4000×4000.
+      [animatedGif(468, 60, 1, { width: 4000, height: 4000 }), 'image/gif', 'banner must be 468×60 pixels; this GIF is 4000×4000'],
+      [animatedGif(468, 60, 2, { width: 468, height: 60 }), 'image/gif', 'banner must be 468×60 pixels; this GIF is 469×60'],
       ['<!doctype html><h1>not an image</h1><script>alert(1)</script>', 'image/png', 'banner must be a PNG, GIF, JPEG or WebP image; the file sent as image/png is none of them'],
       [png(468, 60, [1, 2, 3], 2 * 1024 * 1024), 'image/png', expect.stringMatching(/^banner must be at most 1 MiB \(1,048,576 bytes\); this file is 2\.0 MiB$/) as unknown as string],
       [png(468, 60), 'text/html', 'banner must be sent as the raw body with Content-Type image/png, image/gif, image/jpeg or image/webp (not text/html)'],

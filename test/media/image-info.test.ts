@@ -15,12 +15,14 @@ describe('the type and size of an image, from its own bytes', () => {
 
   test('anything else, or an image cut short or damaged, is no image', () => {
     const good = png(64, 64)
+    const gif = animatedGif(468, 60)
     const badCrc = good.slice()
     badCrc[20] ^= 1 // the height, so the IHDR CRC no longer matches
     for (const bytes of [
       new TextEncoder().encode('<!doctype html><script>alert(1)</script>'), new Uint8Array(), good.subarray(0, good.length - 12), badCrc,
       Uint8Array.from([0xff, 0xd8, 0xff, 0xda, 0, 4, 0, 0]), // a JPEG scan before any frame
       new TextEncoder().encode('RIFF\0\0\0\0WEBPXXXX0000000000000000'), new TextEncoder().encode('GIF8'),
+      gif.subarray(0, gif.length - 1), gif.subarray(0, gif.length - 4), // GIFs cut before their trailer
     ]) expect(readImageInfo(bytes)).toBeNull()
   })
 })

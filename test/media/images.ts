@@ -31,8 +31,9 @@ export function png(width: number, height: number, rgb = [40, 160, 90], extra = 
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks])
 }
 
-// An animated GIF: a `width`×`height` screen, `frames` frames of one pixel each looping forever.
-export function animatedGif(width: number, height: number, frames = 2): Uint8Array {
+// An animated GIF: a `width`×`height` screen, `frames` frames of one pixel each looping forever
+// (or of `frame` pixels: the pixel data is still one pixel's, as a decoder takes it).
+export function animatedGif(width: number, height: number, frames = 2, frame = { width: 1, height: 1 }): Uint8Array {
   const u16 = (n: number) => [n & 0xff, n >> 8]
   const bytes = [
     ...'GIF89a'.split('').map((c) => c.charCodeAt(0)), ...u16(width), ...u16(height), 0xf0, 0, 0,
@@ -41,7 +42,7 @@ export function animatedGif(width: number, height: number, frames = 2): Uint8Arr
   ]
   for (let i = 0; i < frames; i++) {
     bytes.push(0x21, 0xf9, 0x04, 0x00, 0x32, 0x00, 0x00, 0x00) // 0.5 s a frame
-    bytes.push(0x2c, ...u16(i), 0, 0, 1, 0, 1, 0, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00) // a 1×1 frame at (i, 0)
+    bytes.push(0x2c, ...u16(i), 0, 0, ...u16(frame.width), ...u16(frame.height), 0x00, 0x02, 0x02, 0x44, 0x01, 0x00) // a frame at (i, 0)
   }
   bytes.push(0x3b)
   return Uint8Array.from(bytes)
