@@ -25,7 +25,6 @@ import { serveSite, StartError } from './serve.ts'
 import type { Edition } from './servers/schema.ts'
 import { createServer } from './servers/service.ts'
 import { createSite } from './site.ts'
-import { STOP_SIGNALS } from './stop-signals.ts'
 import { VERSION } from './version.ts'
 
 // Exit codes scripts can rely on (74, 77 and 78 as in sysexits.h).
@@ -282,10 +281,9 @@ export async function runCli(given: string[], io: Io): Promise<number> {
       io.err(`votelist ${name}: ${e.message}`)
       return EXIT.noPermission
     }
-    // The code a shell gives a command a signal ended: 128 + the signal's number.
     if (e instanceof BackupInterrupted) {
       io.err(`votelist ${name}: ${e.message}`)
-      return 128 + STOP_SIGNALS[e.signal]
+      return e.exitCode
     }
     if (e instanceof StorageError) {
       io.err(`votelist ${name}: ${e.message}`)

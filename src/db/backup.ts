@@ -1,7 +1,7 @@
 import { basename, dirname, join } from '../file-path.ts'
 import { randomSecret } from '../ids.ts'
 import { nodeFs } from '../lazy-modules.ts'
-import { stopSignalsHeard, type StopSignal } from '../stop-signals.ts'
+import { STOP_SIGNALS, stopSignalsHeard, type StopSignal } from '../stop-signals.ts'
 import { BUSY_TIMEOUT_MS, openDatabase } from './open.ts'
 import { backupFault, storageFault } from './storage-error.ts'
 
@@ -13,6 +13,11 @@ export class BackupError extends Error {}
 export class BackupInterrupted extends Error {
   constructor(readonly signal: StopSignal) {
     super(`interrupted by ${signal}: no backup was written`)
+  }
+
+  // The code a shell gives a command a signal ended: 128 + the signal's number.
+  get exitCode(): number {
+    return 128 + STOP_SIGNALS[this.signal]
   }
 }
 
