@@ -46,12 +46,8 @@ export async function backupDatabase(path: string, target: string): Promise<void
   for (const signal of heard) process.on(signal, stopped)
   try {
     try {
-      // Created readable by its owner only before a byte is copied into it: the copy holds
-      // password hashes and the site's secret, and a shell's umask (022) would make it readable
-      // by every user. VACUUM INTO accepts an empty file.
       fs.mkdirSync(temp, { mode: 0o700 })
-      fs.closeSync(fs.openSync(copy, 'wx', 0o600))
-      await Promise.race([vacuumInWorker(path, copy), interrupted])
+      await Promise.race([vacuumPrivately(path, copy), interrupted])
       publish(copy, target)
     } catch (e) {
       if (e instanceof BackupInterrupted) throw e
@@ -156,8 +152,17 @@ function vacuumInWorker(path: string, target: string): Promise<void> {
   }).finally(() => worker.terminate())
 }
 
+// VACUUM INTO `target`, a new file created readable by its owner only before a byte is copied
+// into it: the copy holds the password hashes and the site's secret, and SQLite would create it
+// with the mode the umask leaves (a shell's 022: readable by every user of the machine). VACUUM
+// INTO accepts an empty file, and SQLite gives a journal beside it the file's own mode.
+async function vacuumPrivately(path: string, target: string): Promise<void> {
+  nodeFs().closeSync(nodeFs().openSync(target, 'wx', 0o600))
+  await vacuumInWorker(path, target)
+}
+
 export function backupDatabaseInWorker(path: string, target: string): Promise<void> {
-  return vacuumInWorker(path, target).catch((e: unknown) => {
+  return vacuumPrivately(path, target).catch((e: unknown) => {
     throw storageFault(e, target)
   })
 }

@@ -39,8 +39,8 @@ export interface StoreControl {
   // SQLite is used by one process at a time (serve holds an instance lock); several processes
   // may share a PostgreSQL database.
   readonly kind: 'sqlite' | 'postgres'
-  // Writes a consistent snapshot of the whole database to the new file `target`, while the site
-  // keeps running; resolves once the file is complete. SQLite only: a PostgreSQL store refuses,
+  // Writes a consistent snapshot of the whole database to the new file `target` (readable by its
+  // owner only), while the site keeps running; resolves once the file is complete. SQLite only: a PostgreSQL store refuses,
   // its database being backed up with the server's own tools (pg_dump, continuous archiving).
   backup(target: string): Promise<void>
   // While the site serves: SQLite's WAL checkpoints move to a thread of their own

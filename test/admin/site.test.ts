@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
-import { readdirSync, writeFileSync } from 'node:fs'
+import { readdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { POSTGRES_BACKUP } from '../../src/admin/backup.ts'
 import { saveWebhook } from '../../src/channels/service.ts'
@@ -105,6 +105,27 @@ describe('backup from the browser', () => {
       id: expect.any(Number), at: expect.any(String), actor: { id: admin.user.id, email: 'admin@example.com' }, action: 'site.backup',
       target: { type: 'site', id: 'database', label: `votelist-${name}.db` }, detail: { bytes: bytes.length },
     }])
+  })
+  // The copy holds the password hashes and the site's secret, as the database (created 0600) does;
+  // it lies in the data folder until it is open. Seen once VACUUM INTO has written it, with the
+  // umask of a shell (022) in effect.
+  test('the temporary copy is readable by its owner only, whatever the umask', async () => {
+    const { rt, app, admin } = await site('sqlite')
+    const backup = rt.store.backup
+    const modes: string[] = []
+    rt.store.backup = async (target) => {
+      await backup(target)
+      modes.push((statSync(target).mode & 0o777).toString(8))
+    }
+    const umask = process.umask(0o022)
+    try {
+      const r = await call(app, 'GET', '/api/v1/admin/backup', { headers: admin.headers })
+      expect(r.status).toBe(200)
+      await r.arrayBuffer()
+    } finally {
+      process.umask(umask)
+    }
+    expect(modes).toEqual(['600'])
   })
 })
 
