@@ -40,8 +40,9 @@ export interface StoreControl {
   // may share a PostgreSQL database.
   readonly kind: 'sqlite' | 'postgres'
   // Writes a consistent snapshot of the whole database to the new file `target` (readable by its
-  // owner only), while the site keeps running; resolves once the file is complete. SQLite only: a PostgreSQL store refuses,
-  // its database being backed up with the server's own tools (pg_dump, continuous archiving).
+  // owner only), while the site keeps running; resolves once the file is complete. SQLite only: a
+  // PostgreSQL store refuses, its database being backed up with the server's own tools (pg_dump,
+  // continuous archiving).
   backup(target: string): Promise<void>
   // While the site serves: SQLite's WAL checkpoints move to a thread of their own
   // (src/db/checkpointer.ts); null where there is nothing to move (PostgreSQL, in memory).
