@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
+import { expect, test } from 'bun:test'
 import { sessionCookieName } from '../../src/accounts/session.ts'
-import { launchChromium } from '../chromium.ts'
-import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { browserForFile } from '../chromium.ts'
+import { seedServer, testApp, testRuntime } from '../helpers.ts'
 import { animatedGif, png } from '../media/images.ts'
 import { ownerSession } from '../owner/session.ts'
 import { onFreeDualStackPort } from '../real-server.ts'
@@ -11,14 +10,7 @@ import { recordPageProblems } from './page-checks.ts'
 // The banner in the dashboard, in Chromium: a preview that tells the size before sending, the
 // site's refusal under the field, the upload shown at once, and Remove.
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-  cleanupTemp()
-})
+const browser = browserForFile()
 
 test('an owner previews, is refused a wrong size, uploads an animated GIF banner, then removes it', async () => {
   const { port, rt, app } = await onFreeDualStackPort(async (port) => {
@@ -28,7 +20,7 @@ test('an owner previews, is refused a wrong size, uploads an animated GIF banner
   const base = `http://127.0.0.1:${port}`
   const owner = await ownerSession(rt, 'alice@example.com')
   const { server } = await seedServer(rt, { name: 'Emerald Valley' }, 'alice@example.com')
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+  const context = await browser().newContext({ viewport: { width: 390, height: 844 } })
   await context.addCookies([{ name: sessionCookieName(rt.siteUrl), value: owner.headers.cookie.split('=').slice(1).join('='), url: base }])
   const page = await context.newPage()
   const problems = recordPageProblems(page)

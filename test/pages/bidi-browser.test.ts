@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, Locator } from 'playwright-core'
-import { launchChromium } from '../chromium.ts'
+import { describe, expect, test } from 'bun:test'
+import type { Locator } from 'playwright-core'
+import { browserForFile } from '../chromium.ts'
 import { markAfter } from '../bidi-checks.ts'
 import { recordVote } from '../../src/votes/service.ts'
-import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { seedServer, testApp, testRuntime } from '../helpers.ts'
 
 // A server's name is its owner's text: whatever direction marks it holds (a right-to-left
 // override, an isolate it never closes), it is drawn as one piece, and the site's own words
 // around it keep their reading order.
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-  cleanupTemp()
-})
+const browser = browserForFile()
 
 // Whether `word`, inside `scope`, is drawn left to right: its first letter left of its last.
 async function readsLeftToRight(scope: Locator, word: string): Promise<boolean> {
@@ -45,7 +38,7 @@ describe('a server name holding direction marks', () => {
       rt.db.run('UPDATE server SET verified_at = ? WHERE id = ?', [rt.clock.now(), server.id])
       const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
       const base = `http://127.0.0.1:${app.server!.port}`
-      const page = await browser.newPage()
+      const page = await browser().newPage()
       try {
         await page.goto(`${base}/`)
         expect(await markAfter(page.locator('li.server-row h2.server-name'), 'evil')).toBe(true)

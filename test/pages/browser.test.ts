@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium } from '../chromium.ts'
+import { describe, expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
+import { browserForFile } from '../chromium.ts'
 import { recordVote } from '../../src/votes/service.ts'
-import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { call, seedServer, testApp, testRuntime } from '../helpers.ts'
 import { recordExternalRequests, recordPageProblems } from '../dashboard/page-checks.ts'
 import { onFreeDualStackPort } from '../real-server.ts'
 import { seedListing } from './listing-seed.ts'
@@ -12,14 +12,7 @@ import { seedListing } from './listing-seed.ts'
 // script fetching both tokens, the thank-you, the ranking on a phone's first screen, and
 // axe-core's accessibility rules.
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-  cleanupTemp()
-})
+const browser = browserForFile()
 
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1280, height: 800 }
@@ -48,7 +41,7 @@ describe('in a browser', () => {
     })
     const base = `http://localhost:${port}`
     const { server } = await seedServer(rt, { name: 'Emerald Valley' })
-    const page = await browser.newPage({ timezoneId: 'Asia/Tokyo' })
+    const page = await browser().newPage({ timezoneId: 'Asia/Tokyo' })
     const problems = recordPageProblems(page)
     try {
       const answer = await page.goto(`${base}/serveur/${server.slug}/voter?pseudo=Steve`)
@@ -90,7 +83,7 @@ describe('in a browser', () => {
       return { port, rt, app: (await testApp(rt)).listen({ hostname: '::', port }) }
     })
     const { server } = await seedServer(rt, { name: 'Emerald Valley' })
-    const page = await browser.newPage()
+    const page = await browser().newPage()
     const problems = recordPageProblems(page)
     const warnings: string[] = []
     page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()) })
@@ -114,7 +107,7 @@ describe('in a browser', () => {
       return { port, rt, app: (await testApp(rt)).listen({ hostname: '::', port }) }
     })
     const { server } = await seedServer(rt, { name: 'Emerald Valley' })
-    const page = await browser.newPage()
+    const page = await browser().newPage()
     const problems = recordPageProblems(page)
     try {
       // As soon as the page is parsed (its scripts have run; the widget has only started).
@@ -135,7 +128,7 @@ describe('in a browser', () => {
     const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
     const base = `http://127.0.0.1:${app.server!.port}`
     for (const viewport of [PHONE, DESKTOP]) {
-      const context = await browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'] })
+      const context = await browser().newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'] })
       const external = await recordExternalRequests(context)
       const page = await context.newPage()
       const problems = recordPageProblems(page)
@@ -191,7 +184,7 @@ describe('in a browser', () => {
       for (const scheme of ['light', 'dark'] as const) {
         // A server of its own for each round, where this browser has not voted yet.
         const slug = servers[round++].slug
-        const page = await browser.newPage({ viewport, colorScheme: scheme })
+        const page = await browser().newPage({ viewport, colorScheme: scheme })
         try {
           for (const path of ['/', `/serveur/${slug}`, `/serveur/${slug}/voter`, `/serveur/${slug}/voter?pseudo=x`]) {
             await page.goto(`${base}${path}`)
@@ -226,7 +219,7 @@ describe('in a browser', () => {
     const voted = await recordVote(rt, server, 'Steve', ['198.51.100.7'])
     const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
     const base = `http://127.0.0.1:${app.server!.port}`
-    const page = await browser.newPage({ viewport: { width: 360, height: 740 } })
+    const page = await browser().newPage({ viewport: { width: 360, height: 740 } })
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
     try {
       await page.goto(`${base}/serveur/${server.slug}/voter?vote=${voted.vote.id}`)
@@ -256,7 +249,7 @@ describe('in a browser', () => {
     rt.db.run('INSERT INTO server_status (server_num, online, players_online, players_max, version, last_ping_at) VALUES (?, 1, 3, 100, ?, ?)',
       [server.num, version, rt.clock.now()])
     const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
-    const page = await browser.newPage({ viewport: { width: 360, height: 740 } })
+    const page = await browser().newPage({ viewport: { width: 360, height: 740 } })
     try {
       for (const path of ['/', `/serveur/${server.slug}`]) {
         await page.goto(`http://127.0.0.1:${app.server!.port}${path}`)
@@ -275,7 +268,7 @@ describe('in a browser', () => {
     const java = (await seedServer(rt, { name: 'Java Realm' })).server
     const bedrock = (await seedServer(rt, { name: 'Bedrock Realm', edition: 'bedrock' })).server
     const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
-    const page = await browser.newPage()
+    const page = await browser().newPage()
     const valid = async (slug: string, typed: string) => {
       await page.goto(`http://127.0.0.1:${app.server!.port}/serveur/${slug}/voter`)
       const field = page.locator('form[data-vote-form] input#pseudo')
@@ -305,7 +298,7 @@ describe('in a browser', () => {
     await seedListing(rt, 3)
     rt.store.servers.setVerified(server.id, rt.clock.now()) // with the verified mark by its name
     const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
-    const page = await browser.newPage({ viewport: { width: 360, height: 740 } })
+    const page = await browser().newPage({ viewport: { width: 360, height: 740 } })
     const problems = recordPageProblems(page)
     try {
       for (const path of ['/', `/serveur/${server.slug}`, `/serveur/${server.slug}/voter`, '/serveur/nope', `/serveur/${oneWord.slug}`, `/serveur/${oneWord.slug}/voter`, '/api/docs']) {

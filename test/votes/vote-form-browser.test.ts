@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
+import { describe, expect, test } from 'bun:test'
 import { recordVote } from '../../src/votes/service.ts'
-import { launchChromium } from '../chromium.ts'
-import { cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { browserForFile } from '../chromium.ts'
+import { seedServer, testApp, testRuntime } from '../helpers.ts'
 import { onFreeDualStackPort } from '../real-server.ts'
 
 // A refused vote as a player with a screen reader meets it: the form comes back with the reason,
 // and the focus is where the reason is read out, not at the top of a page that looks unchanged.
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-  cleanupTemp()
-})
+const browser = browserForFile()
 
 // The site on a free port, its base_url that address (the vote form's Origin must be it).
 const siteOnLoopback = () => onFreeDualStackPort(async (port) => {
@@ -29,7 +21,7 @@ describe('a refused vote in a browser', () => {
   test('a refused name: the name field has the focus, marked invalid and described by the reason, with what was typed', async () => {
     const site = await siteOnLoopback()
     const { server } = await seedServer(site.rt, { name: 'Emerald Valley' })
-    const page = await browser.newPage()
+    const page = await browser().newPage()
     try {
       await page.goto(`${site.base}/serveur/${server.slug}/voter`)
       await page.locator('form[data-vote-form] input#pseudo').fill('ab')
@@ -50,7 +42,7 @@ describe('a refused vote in a browser', () => {
     const site = await siteOnLoopback()
     const { server } = await seedServer(site.rt, { name: 'Emerald Valley' })
     await recordVote(site.rt, server, 'Steve', ['198.51.100.7'])
-    const page = await browser.newPage()
+    const page = await browser().newPage()
     try {
       await page.goto(`${site.base}/serveur/${server.slug}/voter?pseudo=Steve`)
       await Promise.all([page.waitForNavigation(), page.locator('form[data-vote-form] button[type="submit"]').click()])
