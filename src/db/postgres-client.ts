@@ -73,19 +73,6 @@ export async function lockUntilCommit(pg: Pg, key: number): Promise<void> {
   await exec(pg, 'SELECT pg_advisory_xact_lock($1, 0)', [key])
 }
 
-// For a table read in pages by its id (`WHERE id < $before ORDER BY id DESC`): called in the
-// inserting transaction before the INSERT, so that ids are taken, and become visible, in commit
-// order. Without it, a transaction that took id 4 and commits after another took 5 and committed
-// is skipped by a reader who paged past 4 meanwhile (`next` = 3): rows appear in commit order, ids
-// in the order the INSERTs ran. Under this transaction-scoped lock the next inserter takes its id
-// only once the holder has committed (PostgreSQL makes a commit visible before it releases the
-// transaction's locks), so every id below the newest visible one is committed or never will be,
-// and a page's cursor is exact. Readers take no lock. Inserters into the table queue here from
-// their INSERT to their commit, which is why it is taken last thing before the INSERT. SQLite has
-// one writer at a time and needs nothing of the kind. Outside a transaction the lock would end
-// with its own statement: these inserts run in store.write() scripts.
-export const takeIdsInCommitOrder = lockUntilCommit
-
 // Runs a statement; answers how many rows it wrote.
 export async function exec(pg: Pg, text: string, params: unknown[] = []): Promise<number> {
   return ((await pg.unsafe(text, sendable(params))) as Result).affectedRows ?? 0
