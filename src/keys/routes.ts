@@ -14,6 +14,7 @@ import { createKey, revokeKey } from './service.ts'
 export type KeyRoutesDeps = SessionDeps & {
   store: { keys: KeysRepo; servers: ServersRepo }
   keyCache: KeyCache
+  config: { limits: { keyed_per_minute: number } }
 }
 
 const tags = ['Owner: API keys']
@@ -27,10 +28,11 @@ export function keyRoutes(deps: KeyRoutesDeps) {
     .get('/api/v1/me/servers/:slug/keys', async ({ user, params }) => ({
       ok: true as const,
       keys: (await store.keys.byServer(await serverOf(user, params.slug))).map(keyJson),
+      perMinute: deps.config.limits.keyed_per_minute,
     }), {
       owner: true, params: SlugParams,
       response: { 200: KeyList },
-      detail: { summary: 'API keys of a server', tags, description: 'The active keys, oldest first, by their prefix (the key itself is never shown again), with creation and last-use times.' },
+      detail: { summary: 'API keys of a server', tags, description: 'The active keys, oldest first, by their prefix (the key itself is never shown again), with creation and last-use times, and `perMinute`, the requests a minute each key may make (the site\'s `limits.keyed_per_minute`).' },
     })
     .post('/api/v1/me/servers/:slug/keys', async ({ user, params, body, set }) => {
       const created = await createKey(deps, await serverOf(user, params.slug), body?.name)

@@ -16,6 +16,10 @@ export const KeyJson = t.Object({
 })
 export const keyJson = (k: ApiKey): typeof KeyJson.static => ({ id: k.id, prefix: k.prefix, name: k.name, createdAt: iso(k.createdAt), lastUsedAt: isoOrNull(k.lastUsedAt) })
 
-export const KeyList = t.Object({ ok: t.Literal(true), keys: t.Array(KeyJson) })
+export const KeyList = t.Object({
+  ok: t.Literal(true),
+  keys: t.Array(KeyJson),
+  perMinute: t.Integer({ description: 'requests a minute each key may make on the verification API (the site\'s limits.keyed_per_minute; 600 by default)' }),
+})
 export const KeyCreated = t.Object({ ok: t.Literal(true), key: t.String({ description: 'vlk_… — shown this once only' }), id: t.String(), prefix: t.String() })
 export const KeyParams = t.Object({ slug: t.String(), id: t.String() })

@@ -44,6 +44,8 @@ describeBackends('API keys', (backend) => {
           { id, prefix, name: '', createdAt: created, lastUsedAt: new Date(rt.clock.now() + 5000).toISOString() },
           { id: named.body.id, prefix: named.body.prefix, name: 'lobby plugin', createdAt: created, lastUsedAt: null },
         ],
+        // The site's limit per key, which the dashboard states (limits.keyed_per_minute).
+        perMinute: 600,
       },
     })
     expect(JSON.stringify(list.body)).not.toContain(key)

@@ -42,9 +42,13 @@ export async function keysSection(server) {
   const calls = h('div', { class: 'examples' }, examples(server, null))
   /** @type {string | null} the id of the key on screen, just created */
   let shownId = null
+  // The site's limit per key (limits.keyed_per_minute), as the first list gives it.
+  let perMinute = 0
 
   async function load() {
-    const { keys } = /** @type {KeysAnswer} */ (await get(serverPath(server.slug, '/keys')))
+    const answer = /** @type {KeysAnswer} */ (await get(serverPath(server.slug, '/keys')))
+    const { keys } = answer
+    perMinute = answer.perMinute
     if (!keys.length) return replace(list, h('p', { class: 'muted' }, t('dash.keys.none')))
     const [key, name, created, lastUsed] = [t('dash.keys.key'), t('dash.keys.name'), t('dash.keys.created'), t('dash.keys.lastUsed')]
     replace(list, dataTable(t('dash.keys.caption'), [key, name, created, lastUsed, ''],
@@ -90,7 +94,7 @@ export async function keysSection(server) {
   await load()
   return h('section', { class: 'card', id: 'api-keys' },
     h('h2', null, t('dash.keys.title')),
-    h('p', null, t('dash.keys.lead')),
+    h('p', null, t('dash.keys.lead', { perMinute })),
     form, fresh, list,
     h('h3', { class: 'section-break' }, t('dash.keys.examples')),
     calls)

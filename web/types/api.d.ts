@@ -365,6 +365,7 @@ export interface VotifierSettings {
 export interface KeysAnswer {
   ok: true
   keys: ApiKey[]
+  perMinute: number
 }
 
 /** @answer GET /api/v1/me/servers/{slug}/keys 200 keys[] */
