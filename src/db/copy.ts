@@ -30,7 +30,7 @@ export async function copySqliteToPostgres(path: string, url: string, label: str
   try {
     migrate(source)
     const present = await rows<{ name: string }>(pg, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")
-      .catch((e) => { throw postgresFault(e, label) })
+      .catch((e) => { throw postgresFault(e, label, '--to') })
     if (present.length) {
       const names = present.map((t) => t.name)
       throw new CopyError(`the database at ${label} is not empty (tables: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}): db copy writes only into an empty database; create a new one (CREATE DATABASE) and give its URL`)

@@ -79,20 +79,21 @@ export async function exec(pg: Pg, text: string, params: unknown[] = []): Promis
 }
 
 // A connection that cannot be made, said in one sentence with the database's address (never its
-// password): refused or unreachable is an I/O fault, a refused login a permission one.
-export function postgresFault(e: unknown, label: string): unknown {
+// password): refused or unreachable is an I/O fault, a refused login a permission one. `setting`:
+// where the admin gave that address, to correct it there (`db copy --to` names its option).
+export function postgresFault(e: unknown, label: string, setting = 'database.url'): unknown {
   const code = (e as { code?: unknown }).code
   const errno = (e as { errno?: unknown }).errno
   const message = (e as Error).message
   if (errno === '28P01' || errno === '28000' || code === 'ERR_POSTGRES_AUTHENTICATION_FAILED_PBKDF2' || code === 'ERR_POSTGRES_PASSWORD_REQUIRED') {
-    return new StorageError(`PostgreSQL refused the login to ${label}: ${message} (database.url)`, 'permission')
+    return new StorageError(`PostgreSQL refused the login to ${label}: ${message} (${setting})`, 'permission')
   }
-  if (errno === '3D000') return new StorageError(`the database of ${label} does not exist: create it first (database.url)`, 'permission')
+  if (errno === '3D000') return new StorageError(`the database of ${label} does not exist: create it first (${setting})`, 'permission')
   if (typeof code === 'string' && /^ERR_POSTGRES_(CONNECTION|CONNECT|SOCKET|TLS|UNSUPPORTED_AUTH)/.test(code)) {
-    return new StorageError(`cannot connect to PostgreSQL at ${label}: ${message} (database.url)`, 'io')
+    return new StorageError(`cannot connect to PostgreSQL at ${label}: ${message} (${setting})`, 'io')
   }
   if (typeof code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET)$/.test(code)) {
-    return new StorageError(`cannot connect to PostgreSQL at ${label}: ${message} (database.url)`, 'io')
+    return new StorageError(`cannot connect to PostgreSQL at ${label}: ${message} (${setting})`, 'io')
   }
   return e
 }

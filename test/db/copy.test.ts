@@ -304,4 +304,17 @@ describe('votelist db copy, refused before anything is done', () => {
     const pg = await run(['db', 'copy', '--to', 'postgres://votelist@127.0.0.1:1/other', '--config', configPath])
     expect([pg.code, pg.err]).toEqual([1, 'votelist db: the site\'s database is already PostgreSQL (postgres://votelist@127.0.0.1:1/site): db copy moves a SQLite site'])
   })
+
+  test('a --to that cannot be reached is named as --to (the command line), not database.url, without its password', async () => {
+    const s = testRuntime()
+    await seedServer(s, {})
+    const configPath = join(tempDir(), 'votelist.toml')
+    writeFileSync(configPath, `[database]\npath = "${s.config.database.path}"\n`)
+    // Port 1 of the loopback: nothing listens there, the connection is refused at once.
+    const r = await run(['db', 'copy', '--to', 'postgres://votelist:secret@127.0.0.1:1/site', '--config', configPath])
+    expect(r.code).toBe(74)
+    expect(r.err).toStartWith('votelist db: cannot connect to PostgreSQL at postgres://votelist@127.0.0.1:1/site: ')
+    expect(r.err).toEndWith(' (--to)')
+    expect(r.err).not.toContain('secret')
+  })
 })
