@@ -5,7 +5,7 @@ import { get, post, serverPath } from './api.js'
 import { announce, formatDuration, formatTime, h, relativeTime, replace, timeElement } from './dom.js'
 import { CHANNEL_NAMES, OUTCOMES, failureLabel } from './explain.js'
 import { actionButton, field } from './forms.js'
-import { t, tr } from './i18n.js'
+import { t, tn, tr } from './i18n.js'
 import { testPanel } from './test-panel.js'
 import { cell, dataTable } from './table.js'
 /** @import { Stop } from './app.js' */
@@ -57,6 +57,8 @@ export async function renderDeliveriesTab(el, server) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer
   let stopped = false
+  // Attempts in a full series (1 + the site's retries), as the last page loaded gives it.
+  let attemptsPerSeries = 1
 
   const tbody = h('tbody')
   const columns = {
@@ -131,6 +133,7 @@ export async function renderDeliveriesTab(el, server) {
     empty.hidden = page.deliveries.length > 0
     table.hidden = !page.deliveries.length
     empty.textContent = t(filters.channel || filters.status ? 'dash.deliveries.noMatch' : 'dash.deliveries.none')
+    attemptsPerSeries = page.attemptsPerSeries
     replace(tbody, rows(page.deliveries, page.attemptsPerSeries))
     table.refit()
     const refocus = focused ? tbody.querySelector(`tr[data-attempt-id="${CSS.escape(focused)}"] button`) : null
@@ -163,7 +166,7 @@ export async function renderDeliveriesTab(el, server) {
     testPanel(server, { onDone: () => load().catch(() => {}), compact: true }),
     h('section', { class: 'card', 'aria-labelledby': 'attempts-title' },
       h('h2', { id: 'attempts-title' }, t('dash.deliveries.title')),
-      h('p', { class: 'muted' }, t('dash.deliveries.lead')),
+      h('p', { class: 'muted' }, tn('dash.deliveries.lead', attemptsPerSeries)),
       filterBar, updated, empty, table, pager))
   schedule()
   return () => {
