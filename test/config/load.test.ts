@@ -71,6 +71,10 @@ captcha = "off"
     ['[site]\nbase_url = "ftp://x"', 'site.base_url: must be an http:// or https:// URL'],
     ['[site]\nbase_url = "https://list.example/votes"', 'site.base_url: must be the root of its host, such as "https://list.example": votelist serves every page from "/", not under a path (got "https://list.example/votes")'],
     ['[site]\nbase_url = "https://list.example/votes/"', 'site.base_url: must be the root of its host, such as "https://list.example"'],
+    // The vote page asks <ipv4_url>/api/v1/vote-token: under a path it would find nothing there,
+    // and every vote would silently lose its second address.
+    ['[site]\nipv4_url = "https://v4.list.example/votes"', 'site.ipv4_url: must be the root of its host, such as "https://v4.list.example"'],
+    ['[site]\nipv6_url = "https://v6.list.example/votes/"', 'site.ipv6_url: must be the root of its host, such as "https://v6.list.example"'],
     ['[site]\nservice_name = "has space"', 'site.service_name: must use only letters'],
     ['[servers]\nmodes = ["Survival"]', 'servers.modes[0]: must be 1–32 of a-z'],
     ['http = 3', 'http: must be a table'],
