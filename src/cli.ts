@@ -50,6 +50,7 @@ function parse(args: string[], options: Flags, positionals = 0) {
     throw new UsageError((e as Error).message)
   }
   if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument "${parsed.positionals[positionals]}"`)
+  if (parsed.values.config === '') throw new UsageError('--config must not be empty: give the configuration file\'s path') // `--config=$UNSET`
   return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals }
 }
 

@@ -77,6 +77,10 @@ describe('usage errors exit 2 with a clear message', () => {
     [['version', 'extra'], "Unexpected argument 'extra'"],
     [['config'], 'usage: votelist config check'],
     [['config', 'example', '--database', ''], '--database must not be empty'],
+    // `--config=$CONFIG` with the variable unset: not the working folder read as a config file.
+    [['--config='], '--config must not be empty'],
+    [['migrate', '--config', ''], '--config must not be empty'],
+    [['config', 'check', '--config='], '--config must not be empty'],
   ]
   for (const [argv, message] of cases) {
     test(`${argv.join(' ') || '(none)'} → 2: ${message}`, async () => {
