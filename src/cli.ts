@@ -149,7 +149,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
       owner: { type: 'string' }, name: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' },
       edition: { type: 'string' }, slug: { type: 'string' },
     })
-    const owner = required(values, 'owner')
+    const owner = required(values, 'owner').trim() // as user add and the login read an address
     const input = {
       name: required(values, 'name'), host: required(values, 'host'), port: integer(values.port as string | undefined, 'port'),
       edition: values.edition as Edition | undefined, slug: values.slug as string | undefined,

@@ -345,6 +345,15 @@ describe('user add, server add and key create from the shell', () => {
       expect(r.err).toContain(message)
     }
   })
+
+  test('server add finds the owner as user add wrote it: surrounding spaces and any case', async () => {
+    const s = site()
+    const c = ['--config', s.config]
+    await run(['user', 'add', '--email', ' o@example.com ', '--password', 'correct horse battery', ...c])
+    const r = await run(['server', 'add', '--owner', ' O@example.com\t', '--name', 'Pasted', '--host', 'x.example.com', ...c])
+    expect([r.code, r.err]).toEqual([0, ''])
+    expect(JSON.parse(r.out).slug).toBe('pasted')
+  })
 })
 
 describe('config', () => {
