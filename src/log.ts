@@ -6,6 +6,9 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void
   warn(msg: string, fields?: Record<string, unknown>): void
   error(msg: string, fields?: Record<string, unknown>): void
+  // An INFO line written whatever the level: the site's start (its address, the only way to learn
+  // the port when http.port = 0) and its stop, which administrators and scripts wait for.
+  notice(msg: string, fields?: Record<string, unknown>): void
 }
 
 type Sink = (line: string) => void
@@ -14,8 +17,8 @@ type Sink = (line: string) => void
 // systemd's journal collects. console.error writes the line as it is, at once, without the stream
 // that process.stderr would make at the first line (a few milliseconds of every start).
 export function createLogger(level: Level = 'info', sink: Sink = (l) => console.error(l)): Logger {
-  const emit = (lv: Level, msg: string, fields?: Record<string, unknown>) => {
-    if (rank[lv] < rank[level]) return
+  const emit = (lv: Level, msg: string, fields?: Record<string, unknown>, always = false) => {
+    if (rank[lv] < rank[level] && !always) return
     const extra = fields && Object.keys(fields).length ? ' ' + serialise(fields) : ''
     sink(`${new Date().toISOString()} ${lv.toUpperCase()} ${msg}${extra}`)
   }
@@ -24,6 +27,7 @@ export function createLogger(level: Level = 'info', sink: Sink = (l) => console.
     info: (m, f) => emit('info', m, f),
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
+    notice: (m, f) => emit('info', m, f, true),
   }
 }
 

@@ -65,7 +65,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     }
     checkpoints = rt.store.checkpointInBackground(rt.log, voteWriter?.hold)
     if (checkpoints) rt.voteWriter = voteWriter
-    rt.log.info('votelist listening', { version: VERSION, url: app.server!.url.href, database: databaseLabel(rt.config), config: rt.config.source })
+    rt.log.notice('votelist listening', { version: VERSION, url: app.server!.url.href, database: databaseLabel(rt.config), config: rt.config.source })
     if (!rt.siteUrl.configured) {
       rt.log.warn(`site.base_url is not set: links use the default address ${rt.siteUrl.base()}, and the dashboard works from this machine only; set site.base_url in the configuration to the address people open`, { accepted: rt.siteUrl.origins() })
     }
@@ -91,7 +91,7 @@ export async function serveSite(rt: Site, opts: ServeOptions = {}): Promise<void
     await rt.store.close()
     lock?.release()
   }
-  rt.log.info('stopped')
+  rt.log.notice('stopped')
 }
 
 // The unit grants no capability: a port below the first unprivileged one (1024 unless the

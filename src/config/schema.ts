@@ -247,7 +247,7 @@ export const configSchema = {
     modes: strings(DEFAULT_MODES, 'Game modes a server can list and the public filters offer.', /^[a-z0-9-]{1,32}$/, 'must be 1–32 of a-z, 0-9 and "-"'),
   },
   log: {
-    level: oneOf(['debug', 'info', 'warn', 'error'], 'info', 'Least severe log level written to standard error.'),
+    level: oneOf(['debug', 'info', 'warn', 'error'], 'info', 'Least severe log level written to standard error. The lines that say where the site listens and that it stopped are written at every level.'),
   },
 } as const
 
