@@ -19,11 +19,16 @@ export function unconnectedPing(attempt: number, guid: Uint8Array): Buffer {
   return b
 }
 
+// PocketMine-MP and Nukkit write a `;` of the MOTD as `\;` (and drop a trailing `\`), so a field
+// ends at a `;` not preceded by `\`; any other backslash is text.
+const FIELD_END = /(?<!\\);/
+const fieldsOf = (text: string) => text.split(FIELD_END).map((f) => f.replaceAll('\\;', ';'))
+
 export function parsePong(msg: Buffer): { attempt: number; answer: Omit<PingAnswer, 'latencyMs'> } {
   if (msg.length < 35 || msg[0] !== 0x1c || !msg.subarray(17, 33).equals(RAKNET_MAGIC)) throw new PingError('invalid answer: not a RakNet unconnected pong', true)
   const len = msg.readUInt16BE(33)
   if (msg.length < 35 + len) throw new PingError('invalid answer: truncated pong', true)
-  const fields = msg.subarray(35, 35 + len).toString('utf8').split(';')
+  const fields = fieldsOf(msg.subarray(35, 35 + len).toString('utf8'))
   if (fields.length < 6) throw new PingError('invalid answer: incomplete Bedrock status', true)
   const [, motd, , version, online, max, , level] = fields
   // Both lines of the advertisement, each with its own legacy codes. Bedrock has no favicon.

@@ -101,3 +101,19 @@ describe('a pinged version name is at most 64 characters, whatever the protocol'
     expect(r.version!.length).toBeLessThanOrEqual(64)
   })
 })
+
+// PocketMine-MP and Nukkit escape a `;` of the MOTD as `\;` (and drop a trailing `\`) so that the
+// advertisement's fields stay in place; the Bedrock client shows the `;`.
+describe('a Bedrock MOTD holding a semicolon', () => {
+  test('PocketMine-MP\'s escaped `\\;` is part of the MOTD, and the counts after it are read', async () => {
+    const port = await bedrockResponder('MCPE;Survival\\; Skyblock\\; PvP;766;1.21.50;7;40;12345;PocketMine-MP;Survival;1;19132;19133;')
+    const r = await pingServer({ host: '127.0.0.1', port, edition: 'bedrock' }, opts)
+    expect(r).toMatchObject({ online: true, playersOnline: 7, playersMax: 40, version: '1.21.50', motd: 'Survival; Skyblock; PvP\nPocketMine-MP', error: null })
+  })
+
+  test('a backslash not before a semicolon is text', async () => {
+    const port = await bedrockResponder('MCPE;C:\\Games\\Server;766;1.21.50;7;40;12345;Level;Survival;')
+    const r = await pingServer({ host: '127.0.0.1', port, edition: 'bedrock' }, opts)
+    expect(r).toMatchObject({ online: true, playersOnline: 7, playersMax: 40, motd: 'C:\\Games\\Server\nLevel' })
+  })
+})
