@@ -22,8 +22,15 @@ export const systemLookup: Lookup = (host) => nodeDns().lookup(host, { all: true
 // checked is the address used (no second lookup a rebinding DNS server could answer differently).
 // Refused when any resolved address is private, unless private targets are allowed.
 export async function resolveTarget(host: string, allowPrivate: boolean, resolve: Lookup = systemLookup): Promise<ResolvedTarget> {
-  const [first] = await resolveAll(host, allowPrivate, resolve)
-  return { host: host.replace(/^\[(.*)\]$/, '$1'), address: first.address, family: first.family === 6 ? 6 : 4 }
+  return (await resolveTargets(host, allowPrivate, resolve))[0]
+}
+
+// Every address of the host, checked as resolveTarget checks them, in the resolver's order,
+// without repeats: where one of them refuses the connection, the next may take it.
+export async function resolveTargets(host: string, allowPrivate: boolean, resolve: Lookup = systemLookup): Promise<ResolvedTarget[]> {
+  const found = await resolveAll(host, allowPrivate, resolve)
+  const bare = host.replace(/^\[(.*)\]$/, '$1')
+  return [...new Map(found.map((a) => [a.address, { host: bare, address: a.address, family: a.family === 6 ? 6 as const : 4 as const }])).values()]
 }
 
 // Every address of the host, in the resolver's order, each checked as resolveTarget checks them.

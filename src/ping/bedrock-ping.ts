@@ -57,7 +57,7 @@ export function pingBedrock(address: string, family: 4 | 6, port: number, timeou
     const send = () => {
       sentAt.push(performance.now())
       socket.send(unconnectedPing(sentAt.length - 1, guid), port, address, (e) => {
-        if (e) finish(() => reject(new PingError(`could not send: ${(e as NodeJS.ErrnoException).code ?? e.message}`)))
+        if (e) finish(() => reject(new PingError(`could not send: ${(e as NodeJS.ErrnoException).code ?? e.message}`, false, true)))
       })
     }
     socket.on('message', (msg, from) => {
@@ -71,7 +71,7 @@ export function pingBedrock(address: string, family: 4 | 6, port: number, timeou
       }
     })
     // An ICMP port unreachable surfaces as an error on the socket.
-    socket.on('error', (e: NodeJS.ErrnoException) => finish(() => reject(new PingError(e.code === 'ECONNREFUSED' ? 'port unreachable' : `UDP error: ${e.code ?? e.message}`))))
+    socket.on('error', (e: NodeJS.ErrnoException) => finish(() => reject(new PingError(e.code === 'ECONNREFUSED' ? 'port unreachable' : `UDP error: ${e.code ?? e.message}`, false, true))))
     const timers = [
       setTimeout(send, timeoutMs / 3),
       setTimeout(send, (2 * timeoutMs) / 3),

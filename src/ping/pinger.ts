@@ -1,6 +1,6 @@
 import { nodeDns } from '../lazy-modules.ts'
 import { withDeadline } from '../net/deadline.ts'
-import { resolveTarget, systemLookup, TargetRefused } from '../net/guard.ts'
+import { resolveTargets, systemLookup, TargetRefused, type ResolvedTarget } from '../net/guard.ts'
 import { isIP } from '../net/ip.ts'
 import type { ServerStatus } from '../servers/repo.ts'
 import type { Edition } from '../servers/schema.ts'
@@ -58,6 +58,41 @@ async function javaEndpoint(host: string, dns: PingDns, timeoutMs: number): Prom
   return best ? { host: best.name.replace(/\.$/, ''), port: best.port } : { host, port: JAVA_PORT }
 }
 
+// The modern ping, then on the same address the 1.6 legacy ping when the server accepted the
+// connection but did not speak the modern one (it may be pre-1.7).
+async function pingJavaAt(address: string, port: number, host: string, timeoutMs: number): Promise<PingAnswer> {
+  try {
+    return await pingJava(address, port, host, timeoutMs)
+  } catch (modern) {
+    if (!(modern instanceof PingError && modern.connected)) throw modern
+    try {
+      return await pingLegacy(address, port, host, timeoutMs)
+    } catch (legacy) {
+      throw new PingError(`${modern.message} (legacy ping: ${(legacy as Error).message})`, true)
+    }
+  }
+}
+
+// The host's addresses, IPv4 first: the Java client connects to the first address Java returns,
+// an IPv4 one where there is one, and Bedrock Dedicated Server answers IPv6 on another port
+// (19133). A resolver on a dual-stack machine lists the IPv6 address first, where a server
+// listening on IPv4 only is refused or silent. An address refusing at once is followed by the
+// next one; one that says nothing is not (its timeout is the step's time).
+async function firstAnswer(addresses: ResolvedTarget[], ping: (a: ResolvedTarget) => Promise<PingAnswer>): Promise<PingAnswer> {
+  const ordered = [...addresses.filter((a) => a.family === 4), ...addresses.filter((a) => a.family === 6)]
+  const refused: string[] = []
+  for (const a of ordered) {
+    try {
+      return await ping(a)
+    } catch (e) {
+      if (!(e instanceof PingError && e.refused)) throw e
+      refused.push(`${a.address}: ${e.message}`)
+      if (ordered.length === 1) throw e
+    }
+  }
+  throw new PingError(refused.join('; '))
+}
+
 // Pings one server and never throws: any failure is a measurement (down, 0 players) with the reason.
 export async function pingServer(target: PingTarget, opts: PingOptions): Promise<PingStatus> {
   const dns = opts.dns ?? systemDns
@@ -66,19 +101,10 @@ export async function pingServer(target: PingTarget, opts: PingOptions): Promise
       ? { host: target.host, port: target.port ?? BEDROCK_PORT }
       : await javaEndpoint(target.host, dns, opts.timeoutMs)
     // Checked here and connected to as resolved: the same SSRF rule as every outbound target.
-    const resolved = await withTimeout(resolveTarget(endpoint.host, opts.allowPrivate, dns.lookup), opts.timeoutMs, 'resolving the host')
-    if (target.edition === 'bedrock') return up(await pingBedrock(resolved.address, resolved.family, endpoint.port, opts.timeoutMs))
-    try {
-      return up(await pingJava(resolved.address, endpoint.port, endpoint.host, opts.timeoutMs))
-    } catch (modern) {
-      // A server that accepted the connection but did not speak the modern ping may be pre-1.7.
-      if (!(modern instanceof PingError && modern.connected)) throw modern
-      try {
-        return up(await pingLegacy(resolved.address, endpoint.port, endpoint.host, opts.timeoutMs))
-      } catch (legacy) {
-        throw new PingError(`${modern.message} (legacy ping: ${(legacy as Error).message})`)
-      }
-    }
+    const addresses = await withTimeout(resolveTargets(endpoint.host, opts.allowPrivate, dns.lookup), opts.timeoutMs, 'resolving the host')
+    return up(await firstAnswer(addresses, (a) => target.edition === 'bedrock'
+      ? pingBedrock(a.address, a.family, endpoint.port, opts.timeoutMs)
+      : pingJavaAt(a.address, endpoint.port, endpoint.host, opts.timeoutMs)))
   } catch (e) {
     if (e instanceof PingError || e instanceof TargetRefused) return down(e.message)
     return down(`ping failed: ${(e as Error).message}`)

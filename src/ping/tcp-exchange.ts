@@ -1,9 +1,11 @@
 import { nodeNet } from '../lazy-modules.ts'
 
 // A ping failure. `connected` tells whether the TCP connection was established: only then may
-// another protocol (the 1.6 legacy ping) get an answer where the modern one did not.
+// another protocol (the 1.6 legacy ping) get an answer where the modern one did not. `refused`:
+// no connection was made and the failure came at once (refused, unreachable), so another address
+// of the host may take it.
 export class PingError extends Error {
-  constructor(message: string, readonly connected = false) {
+  constructor(message: string, readonly connected = false, readonly refused = false) {
     super(message)
   }
 }
@@ -40,9 +42,9 @@ export async function tcpExchange<T>(address: string, port: number, timeoutMs: n
     wake()
   })
   socket.on('error', (e: NodeJS.ErrnoException) => {
-    fail(new PingError(e.code === 'ECONNREFUSED' ? 'connection refused' : `connection failed: ${e.code ?? e.message}`, connected))
+    fail(new PingError(e.code === 'ECONNREFUSED' ? 'connection refused' : `connection failed: ${e.code ?? e.message}`, connected, !connected))
   })
-  socket.on('close', () => fail(new PingError(connected ? 'the server closed the connection' : 'connection failed', connected)))
+  socket.on('close', () => fail(new PingError(connected ? 'the server closed the connection' : 'connection failed', connected, !connected)))
   const next = () => new Promise<void>((resolve) => { wake = resolve })
 
   const conn: Connection = {

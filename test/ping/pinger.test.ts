@@ -199,6 +199,37 @@ describe('addresses', () => {
     expect(mine).toMatchObject({ online: false, error: 'nowhere.example.test could not be resolved' })
   })
 
+  // A resolver on a dual-stack machine lists a name's IPv6 address first; the Java client (Java
+  // prefers IPv4 addresses) and Bedrock Dedicated Server (IPv6 on port 19133, not 19132) make the
+  // IPv4 address the one players reach.
+  const dualStack: PingDns = {
+    resolveSrv: async () => { throw Object.assign(new Error('no SRV record'), { code: 'ENODATA' }) },
+    lookup: async () => [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }],
+  }
+
+  test('a name with an IPv6 address listed first, on a Java server listening on IPv4 only, is up', async () => {
+    const mine = await pingServer(java(peer.port, 'dual.example.test'), { ...loopback, dns: dualStack })
+    expect(mine).toMatchObject({ online: true, playersOnline: 3, playersMax: 10, motd: 'via SRV', error: null })
+  })
+
+  test('a name with an IPv6 address listed first, on a Bedrock server answering on IPv4 only, is up', async () => {
+    const bedrock = await bedrockServer({ online: 2, max: 8, motd: 'Dual', level: 'World' })
+    try {
+      const mine = await pingServer({ host: 'dual.example.test', port: bedrock.port, edition: 'bedrock' }, { ...loopback, dns: dualStack })
+      expect(mine).toMatchObject({ online: true, playersOnline: 2, playersMax: 8, motd: 'Dual\nWorld', error: null })
+    } finally {
+      await bedrock.close()
+    }
+  })
+
+  test('an address that refuses the connection is followed by the next one, IPv6 included', async () => {
+    const refused = await refusedPort()
+    const twoAddresses: PingDns = { ...dualStack, lookup: async () => [{ address: '127.0.0.2', family: 4 }, { address: '127.0.0.1', family: 4 }] }
+    expect(await pingServer(java(peer.port, 'two.example.test'), { ...loopback, dns: twoAddresses })).toMatchObject({ online: true, playersOnline: 3 })
+    const none = await pingServer(java(refused, 'dual.example.test'), { ...loopback, dns: dualStack })
+    expect(none).toMatchObject({ online: false, error: '127.0.0.1: connection refused; ::1: connection refused' })
+  })
+
   test('private and loopback targets are refused unless network.allow_private_targets', async () => {
     const literal = await pingServer(java(peer.port), { timeoutMs: 1000, allowPrivate: false })
     expect(literal).toMatchObject({ online: false, error: '127.0.0.1 resolves to 127.0.0.1, a private or reserved address' })
