@@ -9,6 +9,8 @@
 //   obfuscated; `§l` bold, `§o` italic, `§n` underline, `§m` strikethrough, `§k` obfuscated,
 //   `§r` back to the style of the component the text belongs to; any other code is dropped.
 // - `§x§R§R§G§G§B§B` (BungeeCord's form) is a hex colour.
+// - Bedrock's client differs: a colour keeps the formats, `§g` and `§h`…`§v` are its own colours
+//   (`§m`, `§n` included), and it has no `§x` form.
 // - A component inherits its parent's style and overrides what it sets; `color` is a name of the
 //   16 colours, `#rrggbb` (1.16+), or `reset`. A JSON array is its first element with the others
 //   as that element's children. `translate` shows its `fallback` (1.19.4+) or the key itself.
@@ -39,6 +41,12 @@ export const NAMED_COLORS: Readonly<Record<string, string>> = {
 const LEGACY_COLORS = Object.values(NAMED_COLORS)
 const HEX_DIGITS = '0123456789abcdef'
 const LEGACY_FLAGS: Record<string, (typeof FLAGS)[number]> = { l: 'bold', o: 'italic', n: 'underlined', m: 'strikethrough' }
+// Bedrock's own colours: §g minecoin gold and the material colours (1.19.80+, §v 1.21.50), where
+// §m and §n are colours rather than strikethrough and underline.
+const BEDROCK_COLORS: Readonly<Record<string, string>> = {
+  g: '#ddd605', h: '#e3d4d1', i: '#cecaca', j: '#443a3b', m: '#971607', n: '#b4684d',
+  p: '#deb12d', q: '#47a036', s: '#2cbaa8', t: '#21497b', u: '#9a5cc6', v: '#eb7114',
+}
 export const HEX_COLOR = /^#[0-9a-f]{6}$/
 
 // Bounds: a MOTD is two short lines in the game; these keep a hostile answer small.
@@ -110,8 +118,9 @@ function cleanStyle(s: { color?: string } & Partial<Record<(typeof FLAGS)[number
   return out
 }
 
-// Text with legacy codes, starting from (and `§r` returning to) the style `base`.
-function addLegacy(b: MotdBuilder, text: string, base: Style) {
+// Text with legacy codes, starting from (and `§r` returning to) the style `base`. `bedrock`: as
+// Bedrock's client reads them, with its colours, a colour keeping the formats, and no §x form.
+function addLegacy(b: MotdBuilder, text: string, base: Style, bedrock = false) {
   let style = base
   let run = ''
   const flush = () => {
@@ -130,13 +139,15 @@ function addLegacy(b: MotdBuilder, text: string, base: Style) {
     if (next === undefined) break
     const code = String.fromCodePoint(next).toLowerCase()
     const step = 1 + String.fromCodePoint(next).length
-    const hex = code === 'x' ? /^(?:§[0-9a-fA-F]){6}/.exec(text.slice(i + 2)) : null
+    const hex = code === 'x' && !bedrock ? /^(?:§[0-9a-fA-F]){6}/.exec(text.slice(i + 2)) : null
     if (hex) {
       style = { color: `#${hex[0].replace(/§/g, '').toLowerCase()}` }
       i += 2 + 12
       continue
     }
-    if (code.length === 1 && HEX_DIGITS.includes(code)) style = { color: LEGACY_COLORS[HEX_DIGITS.indexOf(code)] }
+    const color = code.length === 1 && HEX_DIGITS.includes(code) ? LEGACY_COLORS[HEX_DIGITS.indexOf(code)]
+      : bedrock && Object.hasOwn(BEDROCK_COLORS, code) ? BEDROCK_COLORS[code] : undefined
+    if (color) style = bedrock ? { ...style, color } : { color }
     else if (code === 'r') style = base
     else if (LEGACY_FLAGS[code]) style = cleanStyle({ ...style, [LEGACY_FLAGS[code]]: true })
     i += step
@@ -191,13 +202,16 @@ export function motdFromChat(description: unknown): Motd {
   return b.finish()
 }
 
-// Lines with legacy codes (the 1.6 ping's MOTD; Bedrock's MOTD and level name), each starting
-// from the default style.
-export function motdFromLegacy(...lines: string[]): Motd {
+// Lines with legacy codes (the 1.6 ping's MOTD), each starting from the default style.
+export const motdFromLegacy = (...lines: string[]): Motd => linesOf(lines, false)
+// Bedrock's MOTD and level name, read as its client reads their codes.
+export const motdFromBedrock = (...lines: string[]): Motd => linesOf(lines, true)
+
+function linesOf(lines: string[], bedrock: boolean): Motd {
   const b = new MotdBuilder()
   lines.forEach((line, i) => {
     if (i > 0) b.add('\n', {})
-    addLegacy(b, line, {})
+    addLegacy(b, line, {}, bedrock)
   })
   return b.finish()
 }

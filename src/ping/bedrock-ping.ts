@@ -1,7 +1,7 @@
 import { randomBytes } from '../ids.ts'
 import { nodeDgram } from '../lazy-modules.ts'
 import { playerCount, versionText, type PingAnswer } from './answer.ts'
-import { motdFromLegacy, motdText } from '../motd/format.ts'
+import { motdFromBedrock, motdText } from '../motd/format.ts'
 import { PingError } from './tcp-exchange.ts'
 
 // Bedrock Edition answers a RakNet "unconnected ping" over UDP:
@@ -31,8 +31,8 @@ export function parsePong(msg: Buffer): { attempt: number; answer: Omit<PingAnsw
   const fields = fieldsOf(msg.subarray(35, 35 + len).toString('utf8'))
   if (fields.length < 6) throw new PingError('invalid answer: incomplete Bedrock status', true)
   const [, motd, , version, online, max, , level] = fields
-  // Both lines of the advertisement, each with its own legacy codes. Bedrock has no favicon.
-  const styled = motdFromLegacy(...[motd, level].filter((l) => l !== undefined && l !== ''))
+  // Both lines of the advertisement, each with its own § codes. Bedrock has no favicon.
+  const styled = motdFromBedrock(...[motd, level].filter((l) => l !== undefined && l !== ''))
   return {
     attempt: Number(msg.readBigUInt64BE(1) & 0xffffn),
     answer: { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: versionText(version), motd: motdText(styled), styledMotd: styled, favicon: null },

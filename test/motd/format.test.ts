@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { motdFromChat, motdFromLegacy, motdText, NAMED_COLORS, readMotd, stripFormatting, type Motd } from '../../src/motd/format.ts'
+import { motdFromBedrock, motdFromChat, motdFromLegacy, motdText, NAMED_COLORS, readMotd, stripFormatting, type Motd } from '../../src/motd/format.ts'
 import { colorClass, renderMotdLines } from '../../src/pages/motd.ts'
 
 describe('legacy § codes', () => {
@@ -34,6 +34,27 @@ describe('legacy § codes', () => {
 
   test('names and versions lose their codes and control characters', () => {
     expect(stripFormatting('§l§6Paper\u0007 1.21.4 ')).toBe('Paper 1.21.4')
+  })
+})
+
+// Bedrock's client reads § codes its own way (minecraft.wiki, "Formatting codes"): its material
+// colours, §m and §n as colours, and formats that a colour does not clear.
+describe('Bedrock § codes', () => {
+  test('material colours, §m and §n as colours (not strikethrough and underline), a colour keeps the formats', () => {
+    expect(motdFromBedrock('§gCoins §mRedstone§nCopper', '§lBold §bstill bold§r plain §qEmerald §vResin')).toEqual([
+      [{ text: 'Coins ', color: '#ddd605' }, { text: 'Redstone', color: '#971607' }, { text: 'Copper', color: '#b4684d' }],
+      [{ text: 'Bold ', bold: true }, { text: 'still bold', color: '#55ffff', bold: true }, { text: ' plain ' }, { text: 'Emerald ', color: '#47a036' }, { text: 'Resin', color: '#eb7114' }],
+    ])
+    expect(motdFromBedrock('§h§i§j§p§s§t§u').length).toBe(0)
+    expect(motdFromBedrock('§hA§iB§jC§pD§sE§tF§uG').flat().map((s) => s.color)).toEqual(['#e3d4d1', '#cecaca', '#443a3b', '#deb12d', '#2cbaa8', '#21497b', '#9a5cc6'])
+  })
+
+  test('no BungeeCord hex form: §x is an unknown code, each § digit after it a colour', () => {
+    expect(motdFromBedrock('§x§1§2§A§b§c§dHex')).toEqual([[{ text: 'Hex', color: '#ff55ff' }]])
+  })
+
+  test('names and the Java legacy ping keep Java\'s reading', () => {
+    expect(motdFromLegacy('§gA§mB')).toEqual([[{ text: 'A' }, { text: 'B', strikethrough: true }]])
   })
 })
 
@@ -131,7 +152,7 @@ describe('rendered to HTML', () => {
   }
 
   // Strings rich in what can go wrong: § codes (valid or not), markup, entities, line breaks.
-  const nasty = fc.array(fc.constantFrom('§', '§a', '§l', '§r', '§x', '§k', '§§', '<', '>', '&', '"', "'", '`', '&amp;', '<script>', '\n', ' ', 'a', 'Ω', '\u0000', '\ud83d\ude00', '§\ud83d\ude00'), { maxLength: 40 }).map((a) => a.join(''))
+  const nasty = fc.array(fc.constantFrom('§', '§a', '§l', '§r', '§x', '§k', '§g', '§m', '§§', '<', '>', '&', '"', "'", '`', '&amp;', '<script>', '\n', ' ', 'a', 'Ω', '\u0000', '\ud83d\ude00', '§\ud83d\ude00'), { maxLength: 40 }).map((a) => a.join(''))
   const color = fc.oneof(fc.constantFrom(...Object.keys(NAMED_COLORS), 'reset', '#ABCDEF', '#12345', 'url(x)'), fc.string())
   const component: fc.Arbitrary<unknown> = fc.letrec<{ c: unknown }>((tie) => ({
     c: fc.oneof({ depthSize: 'small', withCrossShrink: true },
@@ -148,7 +169,7 @@ describe('rendered to HTML', () => {
   })).c
 
   test('property: legacy text never yields a §, control characters or markup', () => {
-    fc.assert(fc.property(nasty, nasty, (a, b) => checkRendered(motdFromLegacy(a, b))), { numRuns: 500 })
+    fc.assert(fc.property(nasty, nasty, (a, b) => { checkRendered(motdFromLegacy(a, b)); checkRendered(motdFromBedrock(a, b)) }), { numRuns: 500 })
   })
 
   test('property: chat components never yield a §, control characters or markup, and survive storage', () => {

@@ -117,3 +117,9 @@ describe('a Bedrock MOTD holding a semicolon', () => {
     expect(r).toMatchObject({ online: true, playersOnline: 7, playersMax: 40, motd: 'C:\\Games\\Server\nLevel' })
   })
 })
+
+test('a Bedrock MOTD is read with Bedrock\'s § codes: §g is minecoin gold, §m a colour', async () => {
+  const port = await bedrockResponder('MCPE;§gCoins §mRedstone;766;1.21.50;7;40;12345;§lLevel;Survival;')
+  const r = await pingServer({ host: '127.0.0.1', port, edition: 'bedrock' }, opts)
+  expect(r.styledMotd).toEqual([[{ text: 'Coins ', color: '#ddd605' }, { text: 'Redstone', color: '#971607' }], [{ text: 'Level', bold: true }]])
+})
