@@ -84,12 +84,17 @@ export function parseStatus(json: string): Omit<PingAnswer, 'latencyMs'> {
   }
 }
 
-// `host` is the name sent in the handshake (proxies route virtual hosts by it); the connection
-// goes to the already checked `address`.
-export function pingJava(address: string, port: number, host: string, timeoutMs: number): Promise<PingAnswer> {
+// The address the server is listed at, as the handshake names it (proxies route virtual hosts by
+// it); the connection goes to the already checked `address` and `port`.
+export interface ListedAddress {
+  host: string
+  port: number
+}
+
+export function pingJava(address: string, port: number, listed: ListedAddress, timeoutMs: number): Promise<PingAnswer> {
   return tcpExchange(address, port, timeoutMs, async (c) => {
     const asked = performance.now()
-    c.write(handshake(host, port))
+    c.write(handshake(listed.host, listed.port))
     const response = await c.read(readPacket)
     const statusMs = performance.now() - asked
     if (response.id !== 0x00) throw new PingError(`invalid answer: packet ${response.id} instead of the status`, true)

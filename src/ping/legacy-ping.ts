@@ -1,5 +1,6 @@
 import { playerCount, versionText, type PingAnswer } from './answer.ts'
 import { motdFromLegacy, motdText } from '../motd/format.ts'
+import type { ListedAddress } from './java-ping.ts'
 import { PingError, tcpExchange } from './tcp-exchange.ts'
 
 // The 1.6 server list ping, answered by servers older than 1.7 (and by most newer ones):
@@ -48,10 +49,10 @@ export function parseLegacy(text: string): Omit<PingAnswer, 'latencyMs'> {
   return { playersOnline: playerCount(online, 'online'), playersMax: playerCount(max, 'max'), version: null, ...legacyMotd(fields.join('§')) }
 }
 
-export function pingLegacy(address: string, port: number, host: string, timeoutMs: number): Promise<PingAnswer> {
+export function pingLegacy(address: string, port: number, listed: ListedAddress, timeoutMs: number): Promise<PingAnswer> {
   return tcpExchange(address, port, timeoutMs, async (c) => {
     const sent = performance.now()
-    c.write(legacyRequest(host, port))
+    c.write(legacyRequest(listed.host, listed.port))
     const text = await c.read(readLegacyAnswer)
     return { ...parseLegacy(text), latencyMs: Math.round(performance.now() - sent) }
   })

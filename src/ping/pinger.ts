@@ -6,7 +6,7 @@ import type { ServerStatus } from '../servers/repo.ts'
 import type { Edition } from '../servers/schema.ts'
 import type { PingAnswer } from './answer.ts'
 import { pingBedrock } from './bedrock-ping.ts'
-import { pingJava } from './java-ping.ts'
+import { pingJava, type ListedAddress } from './java-ping.ts'
 import { pingLegacy } from './legacy-ping.ts'
 import { PingError } from './tcp-exchange.ts'
 
@@ -46,6 +46,7 @@ const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
 
 // A Java host listed without a port is looked up as _minecraft._tcp.<host> (what the game client
 // does); the record with the lowest priority, then the highest weight, wins. No record: port 25565.
+// The record only says where to connect: the handshake still names the host as listed.
 async function javaEndpoint(host: string, dns: PingDns, timeoutMs: number): Promise<{ host: string; port: number }> {
   if (isIP(host)) return { host, port: JAVA_PORT }
   let records: Awaited<ReturnType<PingDns['resolveSrv']>> = []
@@ -60,13 +61,13 @@ async function javaEndpoint(host: string, dns: PingDns, timeoutMs: number): Prom
 
 // The modern ping, then on the same address the 1.6 legacy ping when the server accepted the
 // connection but did not speak the modern one (it may be pre-1.7).
-async function pingJavaAt(address: string, port: number, host: string, timeoutMs: number): Promise<PingAnswer> {
+async function pingJavaAt(address: string, port: number, listed: ListedAddress, timeoutMs: number): Promise<PingAnswer> {
   try {
-    return await pingJava(address, port, host, timeoutMs)
+    return await pingJava(address, port, listed, timeoutMs)
   } catch (modern) {
     if (!(modern instanceof PingError && modern.connected)) throw modern
     try {
-      return await pingLegacy(address, port, host, timeoutMs)
+      return await pingLegacy(address, port, listed, timeoutMs)
     } catch (legacy) {
       throw new PingError(`${modern.message} (legacy ping: ${(legacy as Error).message})`, true)
     }
@@ -100,11 +101,14 @@ export async function pingServer(target: PingTarget, opts: PingOptions): Promise
     const endpoint = target.edition === 'bedrock' || target.port !== null
       ? { host: target.host, port: target.port ?? BEDROCK_PORT }
       : await javaEndpoint(target.host, dns, opts.timeoutMs)
+    // What the game's server list (1.17+) puts in the handshake: the address as typed, 25565 for
+    // no port, whatever SRV record it followed to connect.
+    const listed = { host: target.host, port: target.port ?? JAVA_PORT }
     // Checked here and connected to as resolved: the same SSRF rule as every outbound target.
     const addresses = await withTimeout(resolveTargets(endpoint.host, opts.allowPrivate, dns.lookup), opts.timeoutMs, 'resolving the host')
     return up(await firstAnswer(addresses, (a) => target.edition === 'bedrock'
       ? pingBedrock(a.address, a.family, endpoint.port, opts.timeoutMs)
-      : pingJavaAt(a.address, endpoint.port, endpoint.host, opts.timeoutMs)))
+      : pingJavaAt(a.address, endpoint.port, listed, opts.timeoutMs)))
   } catch (e) {
     if (e instanceof PingError || e instanceof TargetRefused) return down(e.message)
     return down(`ping failed: ${(e as Error).message}`)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { status, statusBedrock, statusLegacy } from 'minecraft-server-util'
-import { writeVarInt } from '../../src/ping/java-ping.ts'
+import { createServer } from 'node:net'
+import { readVarInt, writeVarInt } from '../../src/ping/java-ping.ts'
 import { pingServer, type PingDns } from '../../src/ping/pinger.ts'
 import { startUnansweredPort } from '../net/unanswered-port.ts'
 import { bedrockServer, dnsServer, freeUdpPort, garbageServer, javaServer, refusedPort, silentServer, type Peer } from '../stats/peers.ts'
@@ -197,6 +198,39 @@ describe('addresses', () => {
   test('an unknown host is down with the reason', async () => {
     const mine = await pingServer(java(null, 'nowhere.example.test'), { ...loopback, dns: dns.dns })
     expect(mine).toMatchObject({ online: false, error: 'nowhere.example.test could not be resolved' })
+  })
+
+  // The game's server list (1.17+) follows the SRV record to connect, but its handshake names the
+  // address as typed: the host, and 25565 when no port was typed. Proxies route virtual hosts by
+  // it (Velocity forced hosts, BungeeCord forced_hosts, DDoS-protection front ends).
+  test('the handshake names the address as listed, not the SRV target: the host, and 25565 without a port', async () => {
+    const seen: { host: string; port: number }[] = []
+    const json = Buffer.from(JSON.stringify({ version: { name: '1.21.4', protocol: 769 }, players: { online: 5, max: 50 }, description: 'vhost' }))
+    const packet = Buffer.from([0x00, ...writeVarInt(json.length), ...json])
+    const server = createServer((s) => {
+      s.on('error', () => {})
+      s.once('data', (d: Buffer) => {
+        // length, id 0, protocol, host (VarInt length + UTF-8), port (u16), next state
+        let at = readVarInt(d, 0)!.size
+        at += readVarInt(d, at)!.size
+        at += readVarInt(d, at)!.size
+        const hostLength = readVarInt(d, at)!
+        at += hostLength.size
+        seen.push({ host: d.subarray(at, at + hostLength.value).toString(), port: d.readUInt16BE(at + hostLength.value) })
+        s.end(Buffer.from([...writeVarInt(packet.length), ...packet]))
+      })
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+    const port = (server.address() as { port: number }).port
+    const vhosts = await dnsServer({ srv: { '_minecraft._tcp.vhost.example.test': { target: 'node7.example.test', port } }, a: { 'node7.example.test': '127.0.0.1', 'vhost.example.test': '127.0.0.1' } })
+    try {
+      expect(await pingServer(java(null, 'vhost.example.test'), { ...loopback, dns: vhosts.dns })).toMatchObject({ online: true, playersOnline: 5, motd: 'vhost' })
+      expect(await pingServer(java(port, 'vhost.example.test'), { ...loopback, dns: vhosts.dns })).toMatchObject({ online: true, playersOnline: 5 })
+      expect(seen).toEqual([{ host: 'vhost.example.test', port: 25565 }, { host: 'vhost.example.test', port }])
+    } finally {
+      await vhosts.close()
+      server.close()
+    }
   })
 
   // A resolver on a dual-stack machine lists a name's IPv6 address first; the Java client (Java
