@@ -42,7 +42,8 @@ export async function renderServerPage(deps: ServerPageDeps, view: PageView, ser
   const base = `/serveur/${server.slug}`
   const monthHref = (m: string) => (m === current ? base : `${base}?month=${m}`)
   const edition = editionLabel(tr, server.edition)
-  const notGiven = html`<span class="muted">${tr.t('server.notGiven')}</span>`
+  // Each its own words: French agrees them with the fact ("Version" feminine, "Modes" plural).
+  const notGiven = (key: 'server.versionNotGiven' | 'server.modesNotGiven') => html`<span class="muted">${tr.t(key)}</span>`
 
   const body = html`<nav class="muted crumbs" aria-label="${tr.t('common.breadcrumb')}"><a href="/">${tr.t('layout.ranking')}</a> › ${isolateText(server.name)}</nav>
 
@@ -66,8 +67,8 @@ export async function renderServerPage(deps: ServerPageDeps, view: PageView, ser
   <p>${renderAddress(tr, 'server-address', address, server.name)} <span class="muted" data-copy-status="server-address" role="status" aria-live="polite"></span></p>
   <dl class="facts">
     <dt>${tr.t('common.edition')}</dt><dd>${edition}</dd>
-    <dt>${tr.t('server.version')}</dt><dd>${server.version || status?.version || notGiven}</dd>
-    <dt>${tr.t('server.modes')}</dt><dd>${server.modes.length ? server.modes.join(', ') : notGiven}</dd>
+    <dt>${tr.t('server.version')}</dt><dd>${server.version || status?.version || notGiven('server.versionNotGiven')}</dd>
+    <dt>${tr.t('server.modes')}</dt><dd>${server.modes.length ? server.modes.join(', ') : notGiven('server.modesNotGiven')}</dd>
     <dt>${tr.t('server.website')}</dt><dd>${website ? html`<a href="${website}" rel="nofollow ugc noopener">${website}</a>` : html`<span class="muted">${tr.t('server.none')}</span>`}</dd>
     <dt>${tr.t('server.status')}</dt><dd>${renderStatus(tr, status)}</dd>
     <dt>${tr.t('server.totalVotes')}</dt><dd>${tr.number(totalVotes)}</dd>

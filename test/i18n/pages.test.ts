@@ -116,6 +116,18 @@ describe('a French site', () => {
     expect(await bad.text()).toContain(`<p>Votre pseudo doit faire de 3 à 16 caractères${NBSP}: lettres, chiffres ou tirets bas (_).</p>`)
   })
 
+  // "Version" is feminine and "Modes de jeu" plural: what is not given agrees with each.
+  test('the server page says what its owner did not give in words that agree with each fact', async () => {
+    const { get, server } = await frenchSite()
+    const page = (await get(`/serveur/${server.slug}`)).body
+    expect(page).toContain('<dt>Version</dt><dd><span class="muted">non précisée</span></dd>')
+    expect(page).toContain('<dt>Modes de jeu</dt><dd><span class="muted">non précisés</span></dd>')
+    expect(page).toContain('<dt>Site web</dt><dd><span class="muted">aucun</span></dd>')
+    const english = (await get(`/serveur/${server.slug}?lang=en`)).body
+    expect(english).toContain('<dt>Version</dt><dd><span class="muted">not given</span></dd>')
+    expect(english).toContain('<dt>Game modes</dt><dd><span class="muted">not given</span></dd>')
+  })
+
   test('error pages speak French: a bad address, an unknown server, an unknown page', async () => {
     const { get, rt } = await frenchSite()
     const month = await get('/?month=2026-13')
