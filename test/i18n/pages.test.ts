@@ -199,6 +199,10 @@ describe('formats', () => {
     expect([fr.n('row.votes', 0), fr.n('row.votes', 1), fr.n('row.votes', 2), en.n('row.votes', 0), en.n('row.votes', 1)])
       .toEqual(['0 vote', '1 vote', '2 votes', '0 votes', '1 vote'])
     expect([fr.n('row.rank', 1), fr.n('row.rank', 2)]).toEqual(['1er', '2e'])
+    // A task of the admin's Site page run once a unit is run every hour, not "every 1 h".
+    const every = (tr: typeof fr) => (['dash.site.everyHours', 'dash.site.everyMinutes', 'dash.site.everySeconds'] as const).flatMap((k) => [tr.n(k, 1), tr.n(k, 5)])
+    expect(every(en)).toEqual(['every hour', 'every 5 h', 'every minute', 'every 5 min', 'every second', 'every 5 s'])
+    expect(every(fr)).toEqual(['toutes les heures', 'toutes les 5 h', 'toutes les minutes', 'toutes les 5 min', 'toutes les secondes', 'toutes les 5 s'])
     const link = { tag: 'a' }
     expect(fr.parts('ranking.noPage', { page: 3, link })).toEqual(['Il n’y a pas de page ', '3', '. ', link, '.'])
   })
