@@ -63,7 +63,9 @@ export function checkboxGroup({ name, legend, hint, options, values = [] }) {
 }
 
 // The form-level error (a message no field owns: rate limit, network, two fields at once).
-export const formError = () => h('div', { class: 'notice notice-error form-error', role: 'alert', hidden: true })
+// tabindex -1: showError() moves the focus to it (the button pressed was disabled meanwhile, which
+// took the focus away); a div without it cannot take the focus, which then fell to the page.
+export const formError = () => h('div', { class: 'notice notice-error form-error', role: 'alert', tabindex: '-1', hidden: true })
 
 // The shown field of this form that the API named; none when it named no field, or one the form
 // does not show (the message then goes to the top of the form).
