@@ -186,6 +186,7 @@ export function actionButton(label, action, { className = 'button', confirmText,
   button.addEventListener('click', async () => {
     if (confirmText && !window.confirm(confirmText)) return
     error.textContent = ''
+    const focused = document.activeElement === button
     button.disabled = true
     try {
       await action()
@@ -194,6 +195,9 @@ export function actionButton(label, action, { className = 'button', confirmText,
       error.textContent = errorSentence(e)
     } finally {
       button.disabled = false
+      // Disabled, it lost the focus to the page: it takes it back unless the action placed it
+      // elsewhere (a list drawn again focuses its own button) or the button is gone.
+      if (focused && button.isConnected && (document.activeElement === document.body || document.activeElement === null)) button.focus()
     }
   })
   return h('span', { class: 'action' }, button, error)
