@@ -84,6 +84,29 @@ export function announce(message) {
   setTimeout(() => { region.textContent = message }, 50)
 }
 
+// An action takes the focus away: its button is disabled while it runs (a disabled element drops
+// the focus to the page's body), and its section or page may be drawn again after it. Called
+// before the action, holdFocus() notes where the focus is (inside `within`); the function it
+// answers, called after, brings a keyboard or screen-reader user back if the focus was lost
+// meanwhile: to the same element if it is still shown, else to the heading of the section it was
+// in, drawn anew (found by its words; tabindex -1 lets it take the focus). A focus the action
+// placed itself (a field's error, a list's own button, a new page's heading) is left alone.
+/** @param {Element} within */
+export function holdFocus(within) {
+  const at = document.activeElement
+  if (!(at instanceof HTMLElement) || !within.contains(at)) return () => {}
+  const heading = at.closest('section')?.querySelector('h2')?.textContent ?? null
+  return () => {
+    const now = document.activeElement
+    if (now && now !== document.body) return
+    if (at.isConnected && !at.matches(':disabled')) return at.focus()
+    const again = heading === null ? null : [...document.querySelectorAll('section > h2')].find((h2) => h2.textContent === heading)
+    if (!(again instanceof HTMLElement)) return
+    if (!again.hasAttribute('tabindex')) again.tabIndex = -1
+    again.focus()
+  }
+}
+
 let uid = 0
 export const newId = (/** @type {string} */ prefix) => `${prefix}-${++uid}`
 

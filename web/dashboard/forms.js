@@ -3,7 +3,7 @@
 // that field, linked to it with aria-describedby and marked aria-invalid. A field is known by
 // the API's name for it (data-field), so no message text is ever read to place an error.
 import { ApiError } from './api.js'
-import { announce, h, newId } from './dom.js'
+import { announce, h, holdFocus, newId } from './dom.js'
 import { errorSentence, t } from './i18n.js'
 
 /**
@@ -138,6 +138,7 @@ export function onSubmit(form, action, busyLabel = t('dash.saving'), scope = und
     const pressed = event.submitter ?? form.querySelector('button[type="submit"]')
     const button = pressed instanceof HTMLButtonElement ? pressed : null
     const label = button?.textContent ?? ''
+    const refocus = holdFocus(form)
     clearErrors(form)
     if (button) {
       button.disabled = true
@@ -155,6 +156,7 @@ export function onSubmit(form, action, busyLabel = t('dash.saving'), scope = und
         button.disabled = false
         button.textContent = label
       }
+      refocus()
     }
   })
   return form
@@ -186,7 +188,7 @@ export function actionButton(label, action, { className = 'button', confirmText,
   button.addEventListener('click', async () => {
     if (confirmText && !window.confirm(confirmText)) return
     error.textContent = ''
-    const focused = document.activeElement === button
+    const refocus = holdFocus(button)
     button.disabled = true
     try {
       await action()
@@ -195,9 +197,7 @@ export function actionButton(label, action, { className = 'button', confirmText,
       error.textContent = errorSentence(e)
     } finally {
       button.disabled = false
-      // Disabled, it lost the focus to the page: it takes it back unless the action placed it
-      // elsewhere (a list drawn again focuses its own button) or the button is gone.
-      if (focused && button.isConnected && (document.activeElement === document.body || document.activeElement === null)) button.focus()
+      refocus()
     }
   })
   return h('span', { class: 'action' }, button, error)

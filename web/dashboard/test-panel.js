@@ -1,7 +1,7 @@
 // The Test button: a trial vote on every configured channel at once; each channel's outcome is
 // shown in place (in an aria-live region) as soon as the site answers, failures in words.
 import { post, serverPath } from './api.js'
-import { formatDuration, h, replace } from './dom.js'
+import { formatDuration, h, holdFocus, replace } from './dom.js'
 import { CHANNEL_NAMES, failureLabel } from './explain.js'
 import { errorSentence, t, tn, tp, tr } from './i18n.js'
 /** @import { Server, TestAnswer, TestResult } from '../types/api' */
@@ -26,6 +26,7 @@ export function testPanel(server, { onDone, compact = false } = {}) {
   const results = h('div', { class: 'test-results', role: 'status', 'aria-live': 'polite' })
   const button = h('button', { type: 'button', class: 'button button-primary' }, t('dash.test.send'))
   button.addEventListener('click', async () => {
+    const refocus = holdFocus(button)
     button.disabled = true
     replace(results, h('p', { class: 'muted' }, t('dash.test.sending')))
     try {
@@ -43,6 +44,7 @@ export function testPanel(server, { onDone, compact = false } = {}) {
     } finally {
       button.disabled = false
       await onDone?.()
+      refocus()
     }
   })
   return h('section', { class: `card test-panel${compact ? ' compact' : ''}`, 'aria-labelledby': `test-title-${server.slug}` },
