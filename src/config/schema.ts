@@ -185,7 +185,7 @@ export const configSchema = {
     service_name: str('MyServerList', 'Service name sent with every Votifier vote; owners register their v2 token under it.', {
       min: 1, max: 64, pattern: /^[A-Za-z0-9_.-]+$/, hint: 'must use only letters, digits, "_", "." and "-"',
     }),
-    language: language('en', 'Language of the site for a visitor who has not chosen one with the switcher and whose browser asks for none the site has (Accept-Language). The badge uses it unless its URL says ?lang=. Pages are also served in every other language of the site: ?lang=<code> in the address, or the switcher.'),
+    language: language('en', 'Language of the site for a visitor who has not chosen one with the switcher and whose browser asks for none the site has (Accept-Language). The badge uses it unless its URL says ?lang=; the Discord messages of votes use it. Pages are also served in every other language of the site: ?lang=<code> in the address, or the switcher.'),
     ipv4_url: url('', 'Optional base URL of this site reachable over IPv4 only (dual-stack vote capture), at the root of its host like site.base_url. Empty: off.', true, { root: true }),
     ipv6_url: url('', 'Optional base URL of this site reachable over IPv6 only (dual-stack vote capture), at the root of its host like site.base_url. Empty: off.', true, { root: true }),
   },

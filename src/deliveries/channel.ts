@@ -45,6 +45,7 @@ export const discordBody = (event: VoteEvent, test: boolean, config: Config, sit
   votedAt: event.vote.createdAt,
   test,
   siteName: config.site.name,
+  language: config.site.language,
 })
 
 // The owner's settings of a delivery's channel as they are now (a fixed URL, key or token applies

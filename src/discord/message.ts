@@ -1,7 +1,10 @@
+import { translatorFor } from '../i18n/translate.ts'
+
 // The message a vote posts to a Discord webhook (Discord's "Execute Webhook" JSON body): one embed
-// with the player, the server and its votes this month. Names are escaped for Discord's markdown
-// and `allowed_mentions` parses nothing, so a player or server name can neither format the
-// message nor ping anyone (@everyone, a user, a role).
+// with the player, the server and its votes this month, in the site's language (site.language,
+// as the badge: the channel's readers are not the site's visitors). Names are escaped for
+// Discord's markdown and `allowed_mentions` parses nothing, so a player or server name can neither
+// format the message nor ping anyone (@everyone, a user, a role).
 
 export interface DiscordVote {
   pseudo: string
@@ -10,6 +13,7 @@ export interface DiscordVote {
   votedAt: number
   test: boolean
   siteName: string
+  language: string // a language of the site's catalogs
 }
 
 // Every character Discord's markdown gives a meaning to (emphasis, code, spoilers, quotes,
@@ -24,20 +28,21 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 const ACCENT = 0x1f6f43 // the site's accent colour
 
 export function discordMessage(v: DiscordVote): string {
+  const tr = translatorFor(v.language)
   const server = escapeMarkdown(v.server.name)
   const player = escapeMarkdown(v.pseudo)
   return JSON.stringify({
     allowed_mentions: { parse: [] },
     embeds: [{
-      title: cut(`${v.test ? 'Test vote' : 'New vote'} for ${server}`, 256),
+      title: cut(tr.t(v.test ? 'discord.testTitle' : 'discord.title', { server }), 256),
       url: v.server.url,
       description: v.test
-        ? `A test from the ${escapeMarkdown(v.siteName)} dashboard for **${player}**: not a vote, nobody is rewarded.`
-        : `**${player}** voted for **${server}**.`,
+        ? tr.t('discord.test', { site: escapeMarkdown(v.siteName), player: `**${player}**` })
+        : tr.t('discord.voted', { player: `**${player}**`, server: `**${server}**` }),
       color: ACCENT,
       fields: [
-        { name: 'Player', value: cut(player, 1024), inline: true },
-        { name: 'Votes this month', value: v.monthlyVotes.toLocaleString('en-US'), inline: true },
+        { name: tr.t('discord.player'), value: cut(player, 1024), inline: true },
+        { name: tr.t('discord.monthlyVotes'), value: tr.number(v.monthlyVotes), inline: true },
       ],
       footer: { text: cut(v.siteName, 2048) },
       timestamp: new Date(v.votedAt).toISOString(),

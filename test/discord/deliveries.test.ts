@@ -56,6 +56,23 @@ describeBackends('votes to Discord', (backend) => {
     expect(await jobCount(rt)).toBe(0)
   })
 
+  // Like the badge, the message is in the site's language (site.language): the channel's readers
+  // are the server's players, whose browsers the site never sees.
+  test('on a French site the message is in French', async () => {
+    const { r, rt, server } = await withDiscord(backend, { site: { language: 'fr' } })
+    const { vote } = await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    expect(r.received[0].json.embeds).toEqual([{
+      title: 'Nouveau vote pour Emerald Valley',
+      url: `http://localhost:8080/serveur/${server.slug}`,
+      description: '**Steve** a voté pour **Emerald Valley**.',
+      color: 0x1f6f43,
+      fields: [{ name: 'Joueur', value: 'Steve', inline: true }, { name: 'Votes ce mois-ci', value: '1', inline: true }],
+      footer: { text: 'My Server List' },
+      timestamp: new Date(vote.createdAt).toISOString(),
+    }])
+  })
+
   test('the Test button covers Discord, and the Deliveries tab filters by channel', async () => {
     const { r, rt, owner, server } = await withDiscord(backend)
     const app = await testApp(rt)

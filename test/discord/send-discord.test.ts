@@ -16,7 +16,7 @@ function receiver() {
 }
 
 const loopback = { allowPrivate: true, timeoutMs: 10_000 }
-const vote = { pseudo: 'Steve', server: { name: 'Emerald Valley', url: 'https://list.example.org/serveur/emerald-valley' }, monthlyVotes: 1234, votedAt: Date.UTC(2026, 10, 22, 10, 15, 30, 123), test: false, siteName: 'My Server List' }
+const vote = { pseudo: 'Steve', server: { name: 'Emerald Valley', url: 'https://list.example.org/serveur/emerald-valley' }, monthlyVotes: 1234, votedAt: Date.UTC(2026, 10, 22, 10, 15, 30, 123), test: false, siteName: 'My Server List', language: 'en' }
 const message = discordMessage(vote)
 
 async function failure(p: Promise<unknown>): Promise<DeliveryFailure> {
@@ -46,6 +46,15 @@ describe('the Discord message', () => {
     const test = JSON.parse(discordMessage({ ...vote, test: true })).embeds[0]
     expect(test.title).toBe('Test vote for Emerald Valley')
     expect(test.description).toBe('A test from the My Server List dashboard for **Steve**: not a vote, nobody is rewarded.')
+  })
+
+  test('in the site\'s language: French words, the count written the French way (1 234)', () => {
+    const fr = JSON.parse(discordMessage({ ...vote, language: 'fr' })).embeds[0]
+    expect([fr.title, fr.description, fr.fields]).toEqual(['Nouveau vote pour Emerald Valley', '**Steve** a voté pour **Emerald Valley**.',
+      [{ name: 'Joueur', value: 'Steve', inline: true }, { name: 'Votes ce mois-ci', value: '1\u202f234', inline: true }]])
+    const test = JSON.parse(discordMessage({ ...vote, language: 'fr', test: true })).embeds[0]
+    expect([test.title, test.description]).toEqual(['Vote de test pour Emerald Valley',
+      'Un test depuis le tableau de bord de My Server List pour **Steve**\u00a0: ce n’est pas un vote, personne n’est récompensé.'])
   })
 
   test('names cannot format the message or mention anyone: Discord\'s markdown is escaped', () => {
