@@ -45,9 +45,13 @@ export async function renderRankingPage(deps: RankingPageDeps, view: PageView, q
   const href = (over: { month?: string; page?: number }) => rankingHref({ current, filter, month, ...over })
   const first = (page - 1) * PAGE_SIZE + 1
   const range = { first, last: first + rows.length - 1, total, month: label }
+  // One server on the page (a search that finds one, a last page of one) is said in the singular.
+  const caption = rows.length === 1
+    ? (filtered ? 'ranking.captionFilteredSingle' : 'ranking.captionSingle')
+    : (filtered ? 'ranking.captionFiltered' : 'ranking.caption')
 
   const list = rows.length
-    ? html`<p class="muted list-caption" id="list-caption">${tr.t(filtered ? 'ranking.captionFiltered' : 'ranking.caption', range)}</p>
+    ? html`<p class="muted list-caption" id="list-caption">${tr.t(caption, range)}</p>
 <ol class="server-list" aria-labelledby="list-caption">
 ${rows.map((r, i) => renderServerRow(tr, r, listings[i], `/serveur/${r.slug}${isCurrent ? '' : `?month=${month}`}`))}</ol>
 <p class="visually-hidden" id="copy-status" role="status" aria-live="polite"></p>`

@@ -128,6 +128,18 @@ describe('a French site', () => {
     expect(english).toContain('<dt>Game modes</dt><dd><span class="muted">not given</span></dd>')
   })
 
+  // One server on the page (a search that finds one, the last page holding one) is one server, not
+  // "Serveurs 1 à 1 sur 1".
+  test('the ranking\'s caption names one server in the singular, a range in the plural', async () => {
+    const { get, rt } = await frenchSite()
+    await seedServer(rt, { name: 'Autre Monde', host: 'autre.example.com' }, 'autre@example.com')
+    const caption = async (path: string) => (await get(path)).body.match(/<p class="muted list-caption" id="list-caption">([^<]*)<\/p>/)?.[1]
+    expect(await caption('/')).toBe('Serveurs 1 à 2 sur 2, par votes en novembre 2026')
+    expect(await caption('/?search=vall')).toBe('Serveur trouvé 1 sur 1, par votes en novembre 2026')
+    expect(await caption('/?search=vall&lang=en')).toBe('Matching server 1 of 1, by votes in November 2026')
+    expect(await caption('/?search=e&lang=en')).toBe('Matching servers 1–2 of 2, by votes in November 2026')
+  })
+
   test('error pages speak French: a bad address, an unknown server, an unknown page', async () => {
     const { get, rt } = await frenchSite()
     const month = await get('/?month=2026-13')
