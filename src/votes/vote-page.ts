@@ -79,7 +79,8 @@ export function renderVotePage(view: PageView, server: Server, images: ImageHash
   <div class="field">
     <label for="pseudo">${tr.t('vote.pseudo')}</label>
     <input id="pseudo" name="pseudo" value="${state.pseudo}" required minlength="3" maxlength="16" pattern="${PATTERN[server.edition]}"
-      autocomplete="username" autocapitalize="off" spellcheck="false" aria-describedby="${describedBy}"${nameError ? html` aria-invalid="true" autofocus` : ''}>
+      autocomplete="username" autocapitalize="off" spellcheck="false" aria-describedby="${describedBy}"${nameError ? html` aria-invalid="true" autofocus` : ''}
+      data-missing="${tr.t('vote.missingName')}" data-invalid="${tr.t(server.edition === 'java' ? 'vote.badName.java' : 'vote.badName.bedrock')}">
     <span id="pseudo-hint" class="hint">${tr.t(server.edition === 'java' ? 'vote.hint.java' : 'vote.hint.bedrock')}</span>
   </div>
   ${dualStack ? html`<input type="hidden" name="ipv4Token" value=""><input type="hidden" name="ipv6Token" value="">` : ''}

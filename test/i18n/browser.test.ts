@@ -133,6 +133,32 @@ describe('site.language = "fr" in a browser', () => {
     }
   }, 60_000)
 
+  // The browser checks the name before sending it (required, pattern); its own message would be in
+  // the browser's language (this Chromium's is English) and as vague as "Please match the requested
+  // format". The page says its own rule, in its language.
+  test('the vote form\'s own check of the name speaks the page\'s language, not the browser\'s', async () => {
+    const context = await browser.newContext({ locale: 'fr-FR' })
+    const page = await context.newPage()
+    const problems = recordPageProblems(page)
+    try {
+      await page.goto(`${base}/serveur/${slug}/voter`)
+      await page.locator('altcha-widget .altcha[data-state="verified"]').waitFor()
+      const pseudo = page.locator('#pseudo')
+      const vote = page.getByRole('button', { name: 'Voter', exact: true })
+      await vote.click()
+      expect(await pseudo.evaluate((el: HTMLInputElement) => el.validationMessage)).toBe('Entrez votre pseudo pour voter.')
+      await pseudo.pressSequentially('a-b')
+      await vote.click()
+      expect(await pseudo.evaluate((el: HTMLInputElement) => el.validationMessage)).toBe('Votre pseudo doit faire de 3 à 16 caractères\u00a0: lettres, chiffres ou tirets bas (_).')
+      await pseudo.fill('Steve_2')
+      expect(await pseudo.evaluate((el: HTMLInputElement) => el.checkValidity())).toBe(true)
+      expect(new URL(page.url()).pathname).toBe(`/serveur/${slug}/voter`)
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+
   test('the dashboard in French, its errors too; the switcher turns it to English; an English browser reads English', async () => {
     const context = await browser.newContext({ locale: 'fr-FR' })
     const page = await context.newPage()

@@ -131,7 +131,22 @@ function setUpCaptchaWait() {
   })
 }
 
+// The vote form's name is checked by the browser before it is sent (required, pattern), whose
+// own message is in the browser's language, not the page's, and as vague as "Please match the
+// requested format". The page's words are said instead (the input's data-missing, data-invalid:
+// the rule the name breaks), until the name is changed.
+function setUpNameMessages() {
+  const input = document.querySelector('form[data-vote-form] input[name="pseudo"]')
+  if (!(input instanceof HTMLInputElement)) return
+  input.addEventListener('input', () => input.setCustomValidity(''))
+  input.addEventListener('invalid', () => {
+    if (input.validity.customError) return
+    input.setCustomValidity((input.validity.valueMissing ? input.dataset.missing : input.dataset.invalid) ?? '')
+  })
+}
+
 setUpCopyButtons()
 showLocalTimes()
+setUpNameMessages()
 setUpCaptchaWait()
 setUpDualStack()
