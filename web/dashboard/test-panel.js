@@ -14,7 +14,8 @@ function resultItem(r) {
     ' ',
     h('strong', null, t(CHANNEL_NAMES[r.channel])),
     h('span', { class: 'muted' }, ` · ${formatDuration(r.durationMs)}`),
-    ok ? null : h('p', { class: 'test-error' }, r.error))
+    // The site's own record of the failure, in English (as in the Deliveries tab).
+    ok ? null : h('p', { class: 'test-error', lang: 'en' }, r.error))
 }
 
 // onDone(): after each test (the Deliveries tab refreshes its list).
