@@ -5,7 +5,7 @@ import { del, get, post, serverPath } from './api.js'
 import { announce, h, newId, replace, timeElement } from './dom.js'
 import { copyField } from './copy.js'
 import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
-import { t, tp } from './i18n.js'
+import { t, tn, tp } from './i18n.js'
 import { cell, dataTable } from './table.js'
 /** @import { CreatedKeyAnswer, KeysAnswer, Server } from '../types/api' */
 
@@ -94,7 +94,7 @@ export async function keysSection(server) {
   await load()
   return h('section', { class: 'card', id: 'api-keys' },
     h('h2', null, t('dash.keys.title')),
-    h('p', null, t('dash.keys.lead', { perMinute })),
+    h('p', null, tn('dash.keys.lead', perMinute)),
     form, fresh, list,
     h('h3', { class: 'section-break' }, t('dash.keys.examples')),
     calls)
