@@ -54,3 +54,7 @@ export const ErrorBody = t.Object({
 // One documented error answer of a route, for its `response` map: the OpenAPI document lists it
 // with this description. Thrown errors leave through the error handler, not through this schema.
 export const errorAnswer = (description: string) => t.Object(ErrorBody.properties, { description })
+
+// The same, for a route whose answers are written as OpenAPI in its `detail.responses` (an image
+// route, which no `t` schema describes): the error body as JSON.
+export const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorBody } } })

@@ -12,7 +12,7 @@ import { listedServer, ownedServer } from '../servers/service.ts'
 import { bannerPath, imageVersion } from '../servers/view.ts'
 import { BANNER_BODY_CAP, BANNER_HEIGHT, BANNER_TYPES, BANNER_WIDTH, checkBanner } from './banner.ts'
 import { imageHash } from './icon.ts'
-import { Int } from '../http/schema.ts'
+import { errorResponse, Int } from '../http/schema.ts'
 
 export type MediaRoutesDeps = SessionDeps & {
   clock: Clock
@@ -56,7 +56,7 @@ const imageResponses = (types: readonly string[], what: string, missing: string)
     content: Object.fromEntries(types.map((type) => [type, binary])),
   },
   304: { description: 'If-None-Match holds the current ETag' },
-  404: { description: `NOT_FOUND (the error body): ${missing}` },
+  404: errorResponse(`NOT_FOUND: ${missing}`),
 })
 const BannerAnswer = t.Object({
   ok: t.Literal(true),

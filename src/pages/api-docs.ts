@@ -33,7 +33,15 @@ export function apiDocs(config: Config) {
     Object.assign(spec, { getGlobalRoutes: () => mounted.getGlobalRoutes(), getGlobalDefinitions: () => mounted.getGlobalDefinitions() } satisfies GlobalView)
     const handler = spec.routes.find((r) => r.path === DOCUMENT)?.handler
     if (typeof handler !== 'function') throw new Error(`@elysiajs/openapi no longer serves ${DOCUMENT} from a route handler`)
-    return handler as () => OpenApiDocument
+    const repaired = new WeakSet<object>()
+    return () => {
+      const doc = (handler as () => OpenApiDocument)()
+      if (!repaired.has(doc)) {
+        enumTypes(doc)
+        repaired.add(doc)
+      }
+      return doc
+    }
   }))
   const documentOf = async () => (await documentHandler())()
   // One page per language of the site's header and footer (the reference itself is English).
@@ -48,6 +56,19 @@ export function apiDocs(config: Config) {
       if (!page) cached.pages.set(view.tr.lang, page = renderApiDocsPage(view, doc, DOCUMENT))
       return htmlResponse(view, page)
     }, { detail: { hide: true } })
+}
+
+// The plugin writes every union of literals as `{type: "string", enum: […]}`, whatever the
+// literals are: GET /api/v1/vote-token's `family` (4 or 6) was documented as a string. The type is
+// set again from the values themselves, throughout the document, once per document built.
+function enumTypes(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return
+  const schema = node as { type?: unknown; enum?: unknown[] }
+  if (schema.type === 'string' && Array.isArray(schema.enum) && !schema.enum.every((v) => typeof v === 'string')) {
+    const types = [...new Set(schema.enum.map((v) => (v === null ? 'null' : Number.isInteger(v) ? 'integer' : typeof v)))]
+    schema.type = types.length === 1 ? types[0] : types
+  }
+  for (const value of Object.values(node)) enumTypes(value)
 }
 
 const openapiDocument = (openapi: typeof import('@elysiajs/openapi').openapi) =>

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { invalidParameter } from '../http/errors.ts'
+import { errorResponse } from '../http/schema.ts'
 import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
 import { monthOf } from '../servers/month.ts'
 import { SlugParams } from '../servers/schema.ts'
@@ -70,6 +71,17 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
       publicLimited: true,
       detail: {
         summary: '"Vote for us" badge', tags, operationId: 'getApiV1ServersBySlugBadge',
+        // An SVG answer, which no `t` schema describes: the answers are written here.
+        responses: {
+          200: {
+            description: 'The badge',
+            headers: { 'Cache-Control': { description: 'public, max-age=60', schema: { type: 'string' } } },
+            content: { 'image/svg+xml': { schema: { type: 'string' } } },
+          },
+          400: errorResponse('INVALID_PARAMETER: theme or lang not one of its values'),
+          404: errorResponse('NOT_FOUND: unknown slug, or a server off the public site'),
+          429: { ...errorResponse('RATE_LIMITED: over the public limit (120 a minute per client address)'), headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } },
+        },
         description: 'An SVG badge with the server\'s name, "Vote for us" and its live rank this month; theme=light (default) or dark; lang=en|fr (default site.language; it does not follow the reader\'s browser, so shared caches keep one badge). Cached for 60 s. '
           + 'Embed: <a href="{voteUrl}"><img src="{badgeUrl}" alt="Vote for {name}"></a>.',
       },
