@@ -5,13 +5,14 @@ import { clientAddress } from '../http/client-ip.ts'
 import { pageParams } from '../http/paging.ts'
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts'
 import { iso, isoOrNull } from '../http/schema.ts'
+import { refuseUnknownFields } from '../http/strict-body.ts'
 import { checkPseudo } from '../servers/pseudo.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 import { SlugParams } from '../servers/schema.ts'
 import { ownedServer } from '../servers/service.ts'
 import type { DeliveryDeps } from './attempt.ts'
 import type { AttemptRow } from './repo.ts'
-import { AttemptPage, AttemptQuery, FREE_RATE_LIMITED_ATTEMPTS, RedeliverParams, Redelivered, TestBody, TestResponse } from './schema.ts'
+import { AttemptPage, AttemptQuery, FREE_RATE_LIMITED_ATTEMPTS, RedeliverParams, Redelivered, TestBody, TestFields, TestResponse } from './schema.ts'
 import { redeliver, sendTestVotes } from './service.ts'
 
 export type DeliveryRoutesDeps = DeliveryDeps & SessionDeps & {
@@ -39,6 +40,7 @@ export const deliveryRoutes = (rt: DeliveryRoutesDeps) =>
       owner: true,
       params: SlugParams,
       body: TestBody,
+      transform: refuseUnknownFields(TestFields, {}, { nullable: true }),
       response: TestResponse,
       detail: {
         summary: 'Send a test vote on every channel',

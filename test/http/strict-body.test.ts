@@ -89,3 +89,41 @@ describe('a body that is not a JSON object', () => {
     expect((await call(app, 'POST', '/api/v1/me/servers/alpha/keys', { headers })).status).toBe(201)
   })
 })
+
+describe('a body the route cannot read', () => {
+  test('a JSON object under a type other than JSON or a form is refused, not taken for no change (or for a form)', async () => {
+    const rt = testRuntime({ network: { allow_private_targets: true } })
+    const app = await testApp(rt)
+    const { headers } = await ownerSession(rt, 'owner@example.com')
+    expect((await call(app, 'POST', '/api/v1/me/servers', { headers, body: { name: 'Alpha', host: '127.0.0.1', slug: 'alpha' } })).status).toBe(201)
+    const refused = { status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'the request body must be a JSON object, sent with Content-Type: application/json' } } }
+    for (const type of ['application/octet-stream', 'application/xml', 'application/vnd.api+json', 'image/png']) {
+      for (const [method, path] of [['PATCH', '/api/v1/me/servers/alpha'], ['POST', '/api/v1/me/servers/alpha/keys'], ['POST', '/api/v1/me/servers/alpha/test']]) {
+        const r = await call(app, method, path, { headers: { ...headers, 'content-type': type }, body: '{"description":"changed","name":"changed","pseudo":"Changed"}' })
+        expect({ type, method, path, ...(await json(r)) }).toEqual({ type, method, path, ...refused })
+      }
+    }
+    const alpha = await json(await call(app, 'GET', '/api/v1/me/servers/alpha', { headers }))
+    expect(alpha.body.server).toMatchObject({ description: '', updatedAt: alpha.body.server.createdAt })
+    expect((await json(await call(app, 'GET', '/api/v1/me/servers/alpha/keys', { headers }))).body.keys).toEqual([])
+  })
+
+  test('malformed JSON where the body is optional (a key, a test vote) is refused rather than read as no body', async () => {
+    const rt = testRuntime({ network: { allow_private_targets: true } })
+    const app = await testApp(rt)
+    const { headers } = await ownerSession(rt, 'owner@example.com')
+    expect((await call(app, 'POST', '/api/v1/me/servers', { headers, body: { name: 'Alpha', host: '127.0.0.1', slug: 'alpha' } })).status).toBe(201)
+    for (const path of ['/api/v1/me/servers/alpha/keys', '/api/v1/me/servers/alpha/test']) {
+      expect({ path, ...(await json(await call(app, 'POST', path, { headers, body: '{"name":"plugin"' }))) }).toEqual({
+        path, status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'the request body could not be parsed' } },
+      })
+    }
+    // A misspelt field of the test vote is named, not ignored for the default pseudo.
+    expect(await json(await call(app, 'POST', '/api/v1/me/servers/alpha/test', { headers, body: { psuedo: 'Steve' } }))).toEqual({
+      status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'psuedo is not a field of this request (known: pseudo)', field: 'psuedo' } },
+    })
+    expect((await json(await call(app, 'GET', '/api/v1/me/servers/alpha/keys', { headers }))).body.keys).toEqual([])
+    // No body, an empty object and null still mean "the defaults" (409: no channel to test here).
+    for (const body of [undefined, {}, 'null']) expect((await call(app, 'POST', '/api/v1/me/servers/alpha/test', { headers, body })).status).toBe(409)
+  })
+})
