@@ -42,7 +42,7 @@ export function createApp(site: Site) {
   const app: Elysia = new Elysia({ systemRouter: false, serve: { routes } })
   return app
     .use(securityHeaders())
-    .use(errorHandler(site.log, (e, request) => pageForError(pageView(site.config, request), site.log, e)))
+    .use(errorHandler(site.log, (e, request) => pageForError(pageView(site.config, request), site.log, e), () => app.routes))
     // Reads the routes of the whole app (mounted later, a test's too) for their own limits.
     .use(bodyLimit(site.config.http.max_body_bytes, () => app.routes))
     // web/assets and web/dashboard at /assets, mounted at their first request.

@@ -45,7 +45,7 @@ async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Prom
 }
 
 // A route path as Elysia writes it (`/servers/:slug/banner`, `*`) as a pattern for request paths.
-function pathPattern(path: string): RegExp {
+export function pathPattern(path: string): RegExp {
   const parts = path.split('/').map((part) => part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   return new RegExp(`^${parts.join('/')}/?$`)
 }

@@ -1,5 +1,6 @@
 import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../log.ts'
+import { pathPattern } from './body-limit.ts'
 import { ApiError, errorBody, invalidParameter } from './errors.ts'
 import { describeValueError, fieldOfPath } from './validation.ts'
 
@@ -25,7 +26,30 @@ const wantsPage = (request: Request) =>
 
 const FIELD_SOURCES = new Set(['body', 'query', 'params'])
 
-function toApiError(code: unknown, error: unknown, request: Request, log: Logger): ApiError {
+interface Route { method: string; path: string }
+type Routes = () => readonly Route[]
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+// A method that an API path does not take: a plugin sending GET to the claim is told to POST,
+// rather than "no such path" for a path that exists. The routes' patterns are made at the first
+// such request, and again when the routes change (a test mounts its own).
+function methodCheck(routes: Routes) {
+  let made: { length: number; list: { method: string; pattern: RegExp }[] } | null = null
+  return (request: Request): ApiError | undefined => {
+    const path = new URL(request.url).pathname
+    if (!path.startsWith('/api/')) return undefined
+    const all = routes()
+    if (made?.length !== all.length) made = { length: all.length, list: all.map((r) => ({ method: r.method, pattern: pathPattern(r.path) })) }
+    const taken = new Set(made.list.filter((r) => r.pattern.test(path)).map((r) => r.method))
+    // Bun answers HEAD wherever GET is taken.
+    if (taken.has('GET')) taken.add('HEAD')
+    if (taken.size === 0 || taken.has(request.method)) return undefined
+    const allow = METHOD_ORDER.filter((m) => taken.has(m))
+    return new ApiError(405, 'METHOD_NOT_ALLOWED', `${path} takes ${allow.join(' or ')}, not ${request.method}`, {}, { allow: allow.join(', ') })
+  }
+}
+
+function toApiError(code: unknown, error: unknown, request: Request, log: Logger, notAllowed?: (request: Request) => ApiError | undefined): ApiError {
   if (error instanceof ApiError) return error
   if (error instanceof ValidationError) {
     const first = error.all[0]
@@ -40,7 +64,7 @@ function toApiError(code: unknown, error: unknown, request: Request, log: Logger
     return invalidParameter(describeValueError(first, error.type), field)
   }
   if (code === 'PARSE') return new ApiError(400, 'INVALID_PARAMETER', 'the request body could not be parsed')
-  if (code === 'NOT_FOUND') return new ApiError(404, 'NOT_FOUND', wantsPage(request) ? 'this page does not exist' : 'no such path')
+  if (code === 'NOT_FOUND') return notAllowed?.(request) ?? new ApiError(404, 'NOT_FOUND', wantsPage(request) ? 'this page does not exist' : 'no such path')
   log.error('unhandled error', { method: request.method, url: request.url, error })
   return new ApiError(500, 'INTERNAL', 'internal error')
 }
@@ -49,8 +73,11 @@ function toApiError(code: unknown, error: unknown, request: Request, log: Logger
 // endpoint's own route: src/verification/check-route.ts), as the handler below writes it.
 export const apiErrorAnswer = (log: Logger, request: Request, error: unknown): Response => respond(request, toApiError(undefined, error, request, log))
 
-export const errorHandler = (log: Logger, page?: (e: ApiError, request: Request) => Response) =>
-  new Elysia({ name: 'http.errors' }).onError({ as: 'global' }, ({ code, error, request }) => {
-    const e = toApiError(code, error, request, log)
+// `routes`: the app's routes, to tell a method a path does not take from a path that is unknown.
+export function errorHandler(log: Logger, page?: (e: ApiError, request: Request) => Response, routes?: Routes) {
+  const notAllowed = routes && methodCheck(routes)
+  return new Elysia({ name: 'http.errors' }).onError({ as: 'global' }, ({ code, error, request }) => {
+    const e = toApiError(code, error, request, log, notAllowed)
     return page && wantsPage(request) ? page(e, request) : respond(request, e)
   })
+}

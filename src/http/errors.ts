@@ -7,7 +7,7 @@
 
 export type ErrorCode =
   | 'INVALID_PARAMETER' | 'MISSING_KEY' | 'INVALID_KEY' | 'UNAUTHENTICATED' | 'FORBIDDEN'
-  | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'VOTE_TOO_SOON' | 'INTERNAL'
+  | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'VOTE_TOO_SOON' | 'INTERNAL'
 
 export class ApiError extends Error {
   // The values a parameter may take, where they are a closed list the message names (notOneOf):

@@ -6,7 +6,7 @@ import { checkInteger, queryInteger, toInteger } from '../../src/http/schema.ts'
 import { fieldOfPath } from '../../src/http/validation.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { VERSION } from '../../src/version.ts'
-import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 
 afterAll(cleanupTemp)
 
@@ -133,6 +133,33 @@ describe('error bodies', () => {
     // A segment that decodes but breaks its parameter's rule stays a 400 naming it.
     expect((await json(await call(app, 'GET', '/p/%FF'))).status).toBe(404)
     expect((await json(await call(app, 'GET', '/p/abc'))).status).toBe(400)
+  })
+
+  test('a method an API path does not take is 405 METHOD_NOT_ALLOWED naming the ones it takes (Allow), not "no such path"', async () => {
+    const rt = testRuntime()
+    const { server, key } = await seedServer(rt)
+    const site = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
+    try {
+      const send = async (method: string, path: string) => {
+        const r = await fetch(`http://127.0.0.1:${site.server!.port}${path}`, { method, headers: { 'x-api-key': key } })
+        return { status: r.status, allow: r.headers.get('allow'), body: r.headers.get('content-type')?.startsWith('application/json') ? await r.json() : await r.text() }
+      }
+      const refused = (method: string, path: string, allow: string) => ({
+        status: 405, allow, body: { ok: false, error: { code: 'METHOD_NOT_ALLOWED', message: `${path} takes ${allow.replace(/, /g, ' or ')}, not ${method}` } },
+      })
+      expect(await send('GET', '/api/v1/votes/claim?pseudo=Steve')).toEqual(refused('GET', '/api/v1/votes/claim', 'POST'))
+      // The check and the health answers are the HTTP server's own routes, in front of the app.
+      expect(await send('POST', '/api/v1/votes/check?pseudo=Steve')).toEqual(refused('POST', '/api/v1/votes/check', 'GET, HEAD'))
+      expect(await send('DELETE', '/api/v1/health')).toEqual(refused('DELETE', '/api/v1/health', 'GET, HEAD'))
+      expect(await send('PUT', `/api/v1/me/servers/${server.slug}`)).toEqual(refused('PUT', `/api/v1/me/servers/${server.slug}`, 'GET, HEAD, PATCH, DELETE'))
+      expect(await send('GET', '/api/v1/votes/claim?pseudo=Steve&format=text')).toEqual({
+        status: 405, allow: 'POST', body: 'METHOD_NOT_ALLOWED: /api/v1/votes/claim takes POST, not GET\n',
+      })
+      // A path no method has is still unknown.
+      expect(await send('POST', '/api/v1/nothing')).toEqual({ status: 404, allow: null, body: { ok: false, error: { code: 'NOT_FOUND', message: 'no such path' } } })
+    } finally {
+      await site.stop()
+    }
   })
 
   test('GET /api/v1/health answers ok and the version', async () => {

@@ -14,9 +14,9 @@ async function seen(r: Response) {
 
 // The running site answers health from the HTTP server's own routes; it must answer exactly as
 // the framework's route does in process (the reference, and what the API docs describe), for
-// GET and HEAD, and leave every other method to the framework (404 as before). A monitor may
+// GET and HEAD, and leave every other method to the framework (405, naming GET and HEAD). A monitor may
 // revalidate it with the ETag the server adds.
-test('a served site answers health as the framework\'s route does, GET and HEAD; other methods are not found', async () => {
+test('a served site answers health as the framework\'s route does, GET and HEAD; other methods are not allowed', async () => {
   const child = spawnChild([process.execPath, mainScript, 'serve', '--config', writeSiteConfig(tempDir())])
   const url = await listeningUrl(child)
   const app = await testApp(testRuntime())
@@ -24,7 +24,7 @@ test('a served site answers health as the framework\'s route does, GET and HEAD;
     const served = await seen(await fetch(`${url}/api/v1/health`, { method }))
     const reference = await seen(await call(app, method, '/api/v1/health'))
     expect({ method, ...served }).toEqual({ method, ...reference })
-    expect(served.status).toBe(method === 'POST' ? 404 : 200)
+    expect(served.status).toBe(method === 'POST' ? 405 : 200)
   }
   // The server's own answer, which the framework's is not: a cache validator, and 304 to it.
   const get = await fetch(`${url}/api/v1/health`)

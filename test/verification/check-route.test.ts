@@ -146,8 +146,9 @@ describeBackends('the check endpoint\'s own route', (backend) => {
       expect(r.headers.get('ratelimit-limit')).toBe('1000000')
       expect(await r.json()).toMatchObject({ ok: true, hasVoted: true, pseudo: 'Steve', claimed: false, window: 120 })
       const post = await fetch(`${base}?pseudo=Steve`, { method: 'POST', headers: { 'X-Api-Key': s.key } })
-      expect(post.status).toBe(404)
-      expect((await post.json()).error.code).toBe('NOT_FOUND')
+      // The framework's answer: the path takes GET (and HEAD), not POST.
+      expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD'])
+      expect((await post.json()).error.code).toBe('METHOD_NOT_ALLOWED')
       const head = await fetch(`${base}?pseudo=Steve`, { method: 'HEAD', headers: { 'X-Api-Key': s.key } })
       expect(head.status).toBe(200)
     } finally {
