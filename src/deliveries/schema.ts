@@ -17,7 +17,7 @@ const ErrorText = t.Union([t.String(), t.Null()])
 // wait it asks for), so a delivery always ends.
 export const FREE_RATE_LIMITED_ATTEMPTS = 10
 
-export const TestFields = t.Object({ pseudo: t.Optional(t.String({ maxLength: 64 })) })
+export const TestFields = t.Object({ pseudo: t.Optional(t.String({ maxLength: 64, error: 'pseudo must be a player name of at most 64 characters' })) })
 export const TestBody = t.Optional(t.Nullable(TestFields))
 
 export const TestResult = t.Object({

@@ -2,7 +2,7 @@ import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../log.ts'
 import { pathPattern } from './body-limit.ts'
 import { ApiError, errorBody, invalidParameter } from './errors.ts'
-import { describeValueError, fieldOfPath } from './validation.ts'
+import { describeValueError, fieldOfPath, innermost } from './validation.ts'
 
 const wantsText = (request: Request) => new URL(request.url).searchParams.get('format') === 'text'
 
@@ -52,7 +52,7 @@ function methodCheck(routes: Routes) {
 function toApiError(code: unknown, error: unknown, request: Request, log: Logger, notAllowed?: (request: Request) => ApiError | undefined): ApiError {
   if (error instanceof ApiError) return error
   if (error instanceof ValidationError) {
-    const first = error.all[0]
+    const first = error.all[0] && innermost(error.all[0])
     if (!first || !('path' in first)) return invalidParameter(`invalid ${error.type}`)
     // A header or a cookie is not a field a form could show the message under.
     const field = FIELD_SOURCES.has(error.type) ? fieldOfPath(first.path) : undefined

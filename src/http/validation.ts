@@ -11,6 +11,21 @@ export function describeValueError(e: Pick<ValueError, 'path' | 'message' | 'sch
   return `${name}: ${e.message.charAt(0).toLowerCase()}${e.message.slice(1)}`
 }
 
+// A union's own error says only "expected union value" (the test vote's optional, nullable body
+// given {"pseudo": 5}). The alternative that got furthest into the value says what is wrong: the
+// object's field rather than "expected null". Its path is that field's, for `error.field`.
+type Nested = { path: string; schema?: unknown; errors?: readonly { First(): Nested | undefined }[] }
+export function innermost<E extends Nested>(e: E): E {
+  // The union's own wording, where it has one, wins as any schema's does.
+  if (typeof (e.schema as { error?: unknown } | undefined)?.error === 'string') return e
+  let best: E = e
+  for (const alternative of e.errors ?? []) {
+    const first = alternative.First() as E | undefined
+    if (first && first.path.length > best.path.length) best = innermost(first)
+  }
+  return best
+}
+
 // The field at fault: the first step of the error's JSON pointer ("/modes/2" → "modes"); none
 // when the value as a whole is wrong (a body that is not an object).
 export function fieldOfPath(path: string): string | undefined {

@@ -7,6 +7,7 @@ import { fieldOfPath } from '../../src/http/validation.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { VERSION } from '../../src/version.ts'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
+import { ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
 
@@ -159,6 +160,23 @@ describe('error bodies', () => {
       expect(await send('POST', '/api/v1/nothing')).toEqual({ status: 404, allow: null, body: { ok: false, error: { code: 'NOT_FOUND', message: 'no such path' } } })
     } finally {
       await site.stop()
+    }
+  })
+
+  test('a field of the wrong type is named with its rule, in a body that may also be null (the test vote) and in the vote form', async () => {
+    const rt = testRuntime({ network: { allow_private_targets: true } })
+    const { server } = await seedServer(rt)
+    const app = await testApp(rt)
+    const { headers } = await ownerSession(rt, 'admin@example.com')
+    const slug = (await json(await call(app, 'POST', '/api/v1/me/servers', { headers, body: { name: 'Alpha', host: '127.0.0.1' } }))).body.server.slug
+    expect(await json(await call(app, 'POST', `/api/v1/me/servers/${slug}/test`, { headers, body: { pseudo: 5 } }))).toEqual({
+      status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'pseudo must be a player name of at most 64 characters', field: 'pseudo' } },
+    })
+    for (const [field, message] of [['pseudo', 'pseudo must be a player name, sent as text'], ['altcha', 'altcha must be the captcha widget\'s answer (text)']]) {
+      const body = { pseudo: 'Steve', [field]: 5 }
+      expect({ field, ...(await json(await call(app, 'POST', `/serveur/${server.slug}/voter`, { headers: { accept: 'application/json' }, body }))) }).toEqual({
+        field, status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message, field } },
+      })
     }
   })
 
