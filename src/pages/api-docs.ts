@@ -17,8 +17,8 @@ interface GlobalView {
 // The API reference, generated from the routes' schemas and `detail` (so it says what the code
 // does): the OpenAPI document at /api/docs/json, and at /api/docs a page the site renders from
 // that same document (the plugin's own viewer loads its script from a CDN: a self-hosted site
-// must not make its visitors' browsers call a third party). Only /api/ routes are listed; pages
-// and assets are not API. The document and the page are built on first request and cached, so
+// must not make its visitors' browsers call a third party). Only /api/ routes and the vote
+// form's POST are listed; pages and assets are not API. The document and the page are built on first request and cached, so
 // they cost the API routes nothing; the OpenAPI plugin itself is loaded then too, so a site whose
 // reference nobody reads never holds its code.
 export function apiDocs(config: Config) {
@@ -78,7 +78,9 @@ const openapiDocument = (openapi: typeof import('@elysiajs/openapi').openapi) =>
     provider: null,
     // staticFile: the plugin leaves out every path with a dot by default, which would drop the
     // icon and badge routes (icon.png, badge.svg).
-    exclude: { paths: [/^(?!\/api\/)/, /^\/api\/docs/], staticFile: false },
+    // The vote form's POST is listed too: with Accept: application/json it is the JSON API of
+    // voting (the contract's 201 answer). Its GET is the page (tagged Pages), left out.
+    exclude: { paths: [/^(?!\/api\/|\/serveur\/:slug\/voter$)/, /^\/api\/docs/], tags: ['Pages'], staticFile: false },
     documentation: {
       info: {
         title: 'votelist API',

@@ -4,7 +4,7 @@ import { addressKey, clientAddress } from '../http/client-ip.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
 import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts'
-import { iso } from '../http/schema.ts'
+import { errorResponse, iso } from '../http/schema.ts'
 import { ipKey } from '../net/ip.ts'
 import { htmlResponse, pageForError, pageView, renderPage, type PageView } from '../pages/layout.ts'
 import { PageQuery, pseudoParam, type Query } from '../pages/query.ts'
@@ -12,7 +12,7 @@ import type { Server, ServersRepo, VoteTarget } from '../servers/repo.ts'
 import { listedServer } from '../servers/service.ts'
 import { issueAddressToken } from './address-token.ts'
 import { castVote, checkVoteOrigin, siteOrigins, type CastDeps, type VoteForm } from './cast.ts'
-import { AddressTokenBody, VoteBody } from './schema.ts'
+import { AddressTokenBody, VoteBody, VoteCreated } from './schema.ts'
 import { voteTargets } from './targets.ts'
 import { renderVotePage } from './vote-page.ts'
 
@@ -114,6 +114,15 @@ export function voteRoutes(rt: VoteRoutesDeps) {
       // write path.
       detail: {
         summary: 'Vote for a server',
+        // The 201 answer is not a `response` schema (see above): the answers are written here.
+        responses: {
+          201: { description: 'With Accept: application/json: the vote, recorded', content: { 'application/json': { schema: VoteCreated } } },
+          303: { description: 'As an HTML form: to the confirmation page (`Location`)' },
+          400: errorResponse('INVALID_PARAMETER: the pseudo, the captcha or a dual-stack token'),
+          403: errorResponse('FORBIDDEN: an Origin that is not the site\'s'),
+          404: errorResponse('NOT_FOUND: unknown slug, or a server off the public site'),
+          429: { ...errorResponse('VOTE_TOO_SOON (with `nextVoteAt`) or RATE_LIMITED (with Retry-After)'), headers: { 'Retry-After': { description: 'Seconds to wait (RATE_LIMITED)', schema: { type: 'integer' } } } },
+        },
         description: 'Records a vote (form field `pseudo`, plus `altcha` when the captcha is on). With `Accept: application/json`: 201 `{"ok":true,"vote":{"id","pseudo","createdAt"},"nextVoteAt"}`, or 400 INVALID_PARAMETER (pseudo, captcha, dual-stack token), 403 FORBIDDEN (an Origin that is not the site\'s), 404 NOT_FOUND, 429 VOTE_TOO_SOON with `nextVoteAt` (the pseudo or the address voted within votes.interval_minutes), 429 RATE_LIMITED (limits.vote_attempts_per_minute). As an HTML form: 303 to the confirmation page, or the form again with the error and the same status.',
         tags: ['Voting'],
       },
