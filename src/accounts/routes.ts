@@ -5,7 +5,7 @@ import { errorAnswer } from '../http/schema.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import { ownerAuth } from './guard.ts'
 import { resetPassword, type ResetDeps } from './password-reset.ts'
-import { AuthStatus, Credentials, Ok, ResetBody, UserAnswer, userJson } from './schema.ts'
+import { AuthStatus, Credentials, Invalid, Ok, ResetBody, SessionErrors, UserAnswer, userJson } from './schema.ts'
 import { logIn, registerUser, type LoginDeps } from './service.ts'
 import { endSession, SESSION_TTL_MS, sessionCookieAttributes, sessionCookieName, startSession, type SessionDeps } from './session.ts'
 
@@ -16,6 +16,7 @@ export type AccountRoutesDeps = LoginDeps & ResetDeps & SessionDeps & PublicLimi
 type Cookies = Record<string, { value?: unknown; set(c: Record<string, unknown>): unknown }>
 
 const tags = ['Owner: account']
+const LoginLimited = errorAnswer('RATE_LIMITED: over the login limit of the client address; Retry-After says when to try again.')
 
 // Registration, login, logout, a password reset by link, and the current user.
 export function accountRoutes(rt: AccountRoutesDeps) {
@@ -36,7 +37,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       return { ok: true as const, setupNeeded, registrationOpen: setupNeeded || rt.config.accounts.open_registration }
     }, {
       publicLimited: true,
-      response: { 200: AuthStatus },
+      response: { 200: AuthStatus, 429: errorAnswer('RATE_LIMITED: over limits.public_per_minute (120 a minute per client address by default); Retry-After says when to try again.') },
       detail: {
         summary: 'Can I sign up?', tags,
         description: '`setupNeeded`: no account exists yet, so the next registration creates the administrator. `registrationOpen`: POST /api/v1/auth/register will accept a new account. Public; limited like the public API.',
@@ -49,7 +50,11 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       return { ok: true as const, user: userJson(user) }
     }, {
       body: Credentials, transform: [loginLimit, refuseUnknownFields(Credentials)], sameOrigin: true,
-      response: { 201: UserAnswer },
+      response: {
+        201: UserAnswer, ...Invalid('email or password missing or breaking the rules, an unknown field, or a body that is not a JSON object or a form'),
+        403: errorAnswer('FORBIDDEN: registration is closed (reason REGISTRATION_CLOSED), or the request came from another site (CROSS_SITE).'),
+        409: errorAnswer('CONFLICT: the e-mail address is taken (`field`: "email").'), 429: LoginLimited,
+      },
       detail: {
         summary: 'Create an account', tags,
         description: 'Creates a server-owner account and logs it in (sets the session cookie). The first account of the site becomes its administrator. With `accounts.open_registration = false` only that first account can be created here (403 otherwise). Password: 8 to 256 characters, not only whitespace (400 naming `password`). 409 when the e-mail address is taken. Counts against the login rate limit of the client address.',
@@ -61,7 +66,11 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       return { ok: true as const, user: userJson(user) }
     }, {
       body: Credentials, transform: [loginLimit, refuseUnknownFields(Credentials)], sameOrigin: true,
-      response: { 200: UserAnswer },
+      response: {
+        200: UserAnswer, ...Invalid('email or password missing or too long, an unknown field, or a body that is not a JSON object or a form'),
+        401: errorAnswer('UNAUTHENTICATED: wrong e-mail address or password.'),
+        403: errorAnswer('FORBIDDEN: the account is disabled (`field`: "email"), or the request came from another site (CROSS_SITE).'), 429: LoginLimited,
+      },
       detail: {
         summary: 'Log in', tags,
         description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). Wrong credentials: 401. A disabled account (right password): 403 FORBIDDEN with `field: "email"`. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After.',
@@ -73,7 +82,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       return { ok: true as const }
     }, {
       sameOrigin: true,
-      response: { 200: Ok },
+      response: { 200: Ok, 403: SessionErrors[403] },
       detail: {
         summary: 'Log out', tags,
         description: 'Ends the session for good (the server-side session row is revoked, so the old cookie stays refused even after a restart) and clears the cookie. Answers 200 also without a session.',
@@ -81,7 +90,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
     })
     .get('/api/v1/me', ({ user }) => ({ ok: true as const, user: userJson(user) }), {
       owner: true,
-      response: { 200: UserAnswer },
+      response: { 200: UserAnswer, 401: SessionErrors[401] },
       detail: { summary: 'The logged-in account', tags, description: '401 UNAUTHENTICATED without a valid session.' },
     })
     .post('/api/v1/auth/reset', async ({ body, cookie }) => {
@@ -94,7 +103,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
         200: UserAnswer,
         400: errorAnswer('INVALID_PARAMETER: the token is unknown, used, replaced or expired (`field`: "token"), or the password breaks the rules (`field`: "password").'),
         403: errorAnswer('FORBIDDEN: the account is disabled (the link stays unused), or the request came from another site.'),
-        429: errorAnswer('RATE_LIMITED: over the login limit of the client address; Retry-After says when to try again.'),
+        429: LoginLimited,
       },
       detail: {
         summary: 'Set a new password with a reset link', tags,

@@ -26,3 +26,18 @@ export const AdminErrors = {
   401: errorAnswer('UNAUTHENTICATED: no valid session.'),
   403: errorAnswer('FORBIDDEN: the account is not an administrator ("administrators only"), or a change came from another site (its Origin is not this site\'s).'),
 }
+
+// The errors of every route with `owner: true`, for its `response` map (the OpenAPI document
+// lists them); `ServerErrors` for a route on one of the account's servers, `Invalid` where it takes
+// parameters or a body.
+export const SessionErrors = {
+  401: errorAnswer('UNAUTHENTICATED: no valid session.'),
+  403: errorAnswer('FORBIDDEN: a change came from another site (reason CROSS_SITE: its Origin is not this site\'s).'),
+}
+export const ServerErrors = (notFound = 'no server with this slug') => ({
+  ...SessionErrors,
+  403: errorAnswer('FORBIDDEN: another account\'s server (reason NOT_YOURS), or a change from another site (CROSS_SITE).'),
+  404: errorAnswer(`NOT_FOUND: ${notFound}.`),
+})
+export const Invalid = (what = 'a field missing, malformed, out of range or unknown, or a body that is not a JSON object or a form') =>
+  ({ 400: errorAnswer(`INVALID_PARAMETER: ${what}; the message names the field, and \`field\` says which.`) })

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { notFound } from '../http/errors.ts'
+import { errorAnswer } from '../http/schema.ts'
 import { LANGUAGES } from '../i18n/catalogs.ts'
 import { translatorFor } from '../i18n/translate.ts'
 import { escapeHtml, raw, render, type Renderable } from '../pages/html.ts'
@@ -61,7 +62,7 @@ export const captchaRoutes = (rt: CaptchaDeps & PublicLimitDeps) =>
       return createVoteChallenge(rt)
     }, {
       publicLimited: true,
-      response: ChallengeSchema,
+      response: { 200: ChallengeSchema, 404: errorAnswer('NOT_FOUND: the captcha is off on this site (votes.captcha = "off").'), 429: errorAnswer('RATE_LIMITED: over limits.public_per_minute (120 a minute per client address by default); Retry-After says when to try again.') },
       detail: {
         summary: 'A proof-of-work challenge for the vote form',
         description: 'An ALTCHA v2 challenge (PBKDF2/SHA-256), HMAC-signed by the site and valid for votes.captcha_ttl. The vote form\'s widget fetches it, solves it, and sends the answer in the `altcha` field of POST /serveur/{slug}/voter. Each answer is accepted once. 404 when votes.captcha = "off".',

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
-import { Ok } from '../accounts/schema.ts'
+import { Invalid, Ok, ServerErrors } from '../accounts/schema.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { notFound } from '../http/errors.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
@@ -42,7 +42,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       }
     }, {
       owner: true, params: SlugParams,
-      response: { 200: ServerDetail },
+      response: { 200: ServerDetail, ...ServerErrors() },
       detail: { summary: 'One of my servers', tags: ['Owner: servers'], description: 'The server with its notification settings: `webhook` `{url, secret}` (the secret is revealed here to the owner) and `votifier` `{host, port, protocol, publicKey | token + configLine}` and `discord` `{url}`, each null when not set. 403 for another account\'s server, 404 for an unknown slug.' },
     })
     .get('/api/v1/me/servers/:slug/webhook', async ({ user, params }) => {
@@ -51,7 +51,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       return { ok: true as const, webhook: webhookJson(w) }
     }, {
       owner: true, params: SlugParams,
-      response: { 200: WebhookAnswer },
+      response: { 200: WebhookAnswer, ...ServerErrors('no server with this slug, or no webhook set') },
       detail: { summary: 'The webhook', tags: webhookTags, description: 'The webhook URL and its signing secret (revealed to the owner). 404 when none is set.' },
     })
     .put('/api/v1/me/servers/:slug/webhook', async ({ user, params, body }) => ({
@@ -59,7 +59,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       webhook: webhookJson(await saveWebhook(rt, await serverOf(user, params.slug), body.url)),
     }), {
       owner: true, params: SlugParams, body: WebhookPut, transform: refuseUnknownFields(WebhookPut),
-      response: { 200: WebhookAnswer },
+      response: { 200: WebhookAnswer, ...Invalid('a url that is not https://, too long, unknown, or whose host is refused (private addresses); or a body that is not a JSON object'), ...ServerErrors() },
       detail: {
         summary: 'Set the webhook', tags: webhookTags,
         description: `Body \`{"url": "https://…"}\`. Answers \`{"ok":true,"webhook":{"url","secret"}}\`. The \`whsec_\` secret (256 random bits) is generated on the first save and kept when only the URL changes. https only; http:// is accepted only with \`network.allow_private_targets = true\`. No user name, password or #fragment in the URL. ${targetRule}`,
@@ -70,7 +70,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       webhook: webhookJson(await rotateWebhookSecret(rt, await serverOf(user, params.slug))),
     }), {
       owner: true, params: SlugParams,
-      response: { 200: WebhookAnswer },
+      response: { 200: WebhookAnswer, ...ServerErrors('no server with this slug, or no webhook set') },
       detail: { summary: 'Rotate the webhook secret', tags: webhookTags, description: 'Replaces the secret with a new one at once (deliveries from now on are signed with it). 404 when no webhook is set.' },
     })
     .delete('/api/v1/me/servers/:slug/webhook', async ({ user, params }) => {
@@ -78,7 +78,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,
-      response: { 200: Ok },
+      response: { 200: Ok, ...ServerErrors() },
       detail: { summary: 'Remove the webhook', tags: webhookTags, description: 'Votes from now on are not sent to a webhook. Answers 200 also when none was set.' },
     })
     .get('/api/v1/me/servers/:slug/discord', async ({ user, params }) => {
@@ -87,7 +87,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       return { ok: true as const, discord: discordJson(d) }
     }, {
       owner: true, params: SlugParams,
-      response: { 200: DiscordAnswer },
+      response: { 200: DiscordAnswer, ...ServerErrors('no server with this slug, or no Discord webhook set') },
       detail: { summary: 'The Discord webhook', tags: discordTags, description: 'The Discord webhook URL. 404 when none is set.' },
     })
     .put('/api/v1/me/servers/:slug/discord', async ({ user, params, body }) => ({
@@ -95,7 +95,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       discord: discordJson(await saveDiscord(rt, await serverOf(user, params.slug), body.url)),
     }), {
       owner: true, params: SlugParams, body: DiscordPut, transform: refuseUnknownFields(DiscordPut),
-      response: { 200: DiscordAnswer },
+      response: { 200: DiscordAnswer, ...Invalid('a url that is not a Discord webhook URL, or a body that is not a JSON object'), ...ServerErrors() },
       detail: {
         summary: 'Set the Discord webhook', tags: discordTags,
         description: `Body \`{"url": "https://discord.com/api/webhooks/<id>/<token>"}\` (the channel's Integrations → Webhooks → Copy Webhook URL). Answers \`{"ok":true,"discord":{"url"}}\`. Every vote, and the Test button, then posts a message (an embed with the player, the server and its votes this month; no mention can ping anyone) as a durable delivery on the channel \`discord\`. The URL must be https on discord.com, ptb.discord.com, canary.discord.com or the same under discordapp.com, with no port, the webhook path (\`/api/webhooks/…\`, or \`/api/v<n>/webhooks/…\`) and no query but \`thread_id\`; no user name, password or #fragment (400 otherwise). With \`network.allow_private_targets = true\` (local and test installs) any http(s) URL is taken. ${targetRule}`,
@@ -106,7 +106,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,
-      response: { 200: Ok },
+      response: { 200: Ok, ...ServerErrors() },
       detail: { summary: 'Remove the Discord webhook', tags: discordTags, description: 'Votes from now on are not posted to Discord. Answers 200 also when none was set.' },
     })
     .get('/api/v1/me/servers/:slug/votifier', async ({ user, params }) => {
@@ -115,7 +115,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       return { ok: true as const, votifier: votifierJson(v, rt.config) }
     }, {
       owner: true, params: SlugParams,
-      response: { 200: VotifierAnswer },
+      response: { 200: VotifierAnswer, ...ServerErrors('no server with this slug, or no Votifier target set') },
       detail: { summary: 'The Votifier target', tags: votifierTags, description: 'As answered by PUT. 404 when none is set.' },
     })
     .put('/api/v1/me/servers/:slug/votifier', async ({ user, params, body }) => ({
@@ -123,7 +123,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       votifier: votifierJson(await saveVotifier(rt, await serverOf(user, params.slug), body), rt.config),
     }), {
       owner: true, params: SlugParams, body: VotifierPut, transform: refuseUnknownFields(VotifierPut),
-      response: { 200: VotifierAnswer },
+      response: { 200: VotifierAnswer, ...Invalid(), ...ServerErrors() },
       detail: {
         summary: 'Set the Votifier target', tags: votifierTags,
         description: `Body \`{"host", "port"? (default 8192), "protocol": "v1"|"v2", …}\`. v1: \`publicKey\`, the listener's rsa/public.key (base64 X.509, or PEM); only 2048-bit RSA keys (400 for any other size or for garbage). v2: \`token\` to paste your listener's token, or nothing to let the site generate one (kept on later saves; \`"newToken": true\` makes a fresh one). Answers \`{"ok":true,"votifier":{"host","port","protocol","publicKey"} }\` for v1 or \`{…,"token","configLine"}\` for v2, where \`configLine\` is the exact \`<service_name>: <token>\` line to paste under \`tokens:\` in the listener's config. ${targetRule}`,
@@ -134,7 +134,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,
-      response: { 200: Ok },
+      response: { 200: Ok, ...ServerErrors() },
       detail: { summary: 'Remove the Votifier target', tags: votifierTags, description: 'Votes from now on are not pushed over Votifier. Answers 200 also when none was set.' },
     })
 }

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
-import { Ok } from '../accounts/schema.ts'
+import { Invalid, Ok, ServerErrors } from '../accounts/schema.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import { SlugParams } from '../servers/schema.ts'
@@ -31,7 +31,7 @@ export function keyRoutes(deps: KeyRoutesDeps) {
       perMinute: deps.config.limits.keyed_per_minute,
     }), {
       owner: true, params: SlugParams,
-      response: { 200: KeyList },
+      response: { 200: KeyList, ...ServerErrors() },
       detail: { summary: 'API keys of a server', tags, description: 'The active keys, oldest first, by their prefix (the key itself is never shown again), with creation and last-use times, and `perMinute`, the requests a minute each key may make (the site\'s `limits.keyed_per_minute`).' },
     })
     .post('/api/v1/me/servers/:slug/keys', async ({ user, params, body, set }) => {
@@ -40,7 +40,7 @@ export function keyRoutes(deps: KeyRoutesDeps) {
       return { ok: true as const, ...created }
     }, {
       owner: true, params: SlugParams, body: t.Optional(KeyCreate), transform: refuseUnknownFields(KeyCreate),
-      response: { 201: KeyCreated },
+      response: { 201: KeyCreated, ...Invalid('a name over 64 characters, an unknown field, or a body that is not a JSON object'), ...ServerErrors() },
       detail: { summary: 'Create an API key', tags, description: 'Answers `201 {"ok":true,"key":"vlk_…","id":"…","prefix":"vlk_abcd"}`. The key (192 random bits) is shown in this answer only; the site keeps its SHA-256. Optional body `{"name": "…"}` (at most 64 characters) to tell keys apart.' },
     })
     .delete('/api/v1/me/servers/:slug/keys/:id', async ({ user, params }) => {
@@ -50,7 +50,7 @@ export function keyRoutes(deps: KeyRoutesDeps) {
       return { ok: true as const }
     }, {
       owner: true, params: KeyParams,
-      response: { 200: Ok },
+      response: { 200: Ok, ...ServerErrors('no server with this slug, or no active key with this id on it') },
       detail: { summary: 'Revoke an API key', tags, description: 'The key stops working at once. 404 for an id that is not an active key of this server.' },
     })
 }

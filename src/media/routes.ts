@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { Ok } from '../accounts/schema.ts'
+import { Invalid, Ok, ServerErrors } from '../accounts/schema.ts'
 import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import type { Clock } from '../clock.ts'
@@ -112,7 +112,7 @@ export function mediaRoutes(deps: MediaRoutesDeps, defaultIconFile: string) {
       }
     }, {
       owner: true, params: SlugParams, parse: 'arrayBuffer', maxBodyBytes: BANNER_BODY_CAP,
-      response: { 200: BannerAnswer },
+      response: { 200: BannerAnswer, ...Invalid('banner: not a PNG, GIF, JPEG or WebP, not 468×60, over 1 MiB, or sent under another Content-Type'), ...ServerErrors() },
       detail: {
         summary: 'Upload the banner of one of my servers', tags: ownerTags,
         requestBody: { required: true, description: 'The image file itself', content: Object.fromEntries([...BANNER_TYPES, 'application/octet-stream'].map((type) => [type, binary])) },
@@ -125,7 +125,7 @@ export function mediaRoutes(deps: MediaRoutesDeps, defaultIconFile: string) {
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,
-      response: { 200: Ok },
+      response: { 200: Ok, ...ServerErrors() },
       detail: { summary: 'Remove the banner of one of my servers', tags: ownerTags, description: 'The server shows no banner any more. 200 whether or not it had one.' },
     })
 }

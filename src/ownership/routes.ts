@@ -2,7 +2,8 @@ import { Elysia } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts'
-import { isoOrNull } from '../http/schema.ts'
+import { ServerErrors } from '../accounts/schema.ts'
+import { errorAnswer, isoOrNull } from '../http/schema.ts'
 import type { Server } from '../servers/repo.ts'
 import { SlugParams } from '../servers/schema.ts'
 import { ownedServer } from '../servers/service.ts'
@@ -29,7 +30,7 @@ export function ownershipRoutes(rt: OwnershipRoutesDeps) {
       return answer(s, await ownershipToken(rt, s), s.verifiedAt)
     }, {
       owner: true, params: SlugParams,
-      response: { 200: VerificationAnswer },
+      response: { 200: VerificationAnswer, ...ServerErrors() },
       detail: {
         summary: 'Proving that I run the server: the token', tags,
         description: 'The listing\'s token (made at the first request; it never expires and does not change) and where to put it: anywhere in the server\'s MOTD (Java: `motd=` in server.properties, or the proxy\'s MOTD; Bedrock: `server-name=` in server.properties, or Geyser\'s `motd1`/`motd2`). Then POST on the same path. `verified` and `verifiedAt` tell the current state.',
@@ -44,7 +45,7 @@ export function ownershipRoutes(rt: OwnershipRoutesDeps) {
     }, {
       owner: true, params: SlugParams,
       // The 409 is thrown and written by the error handler: listed here for the reference.
-      response: { 200: VerificationAnswer, 409: VerificationRefused },
+      response: { 200: VerificationAnswer, 409: VerificationRefused, ...ServerErrors(), 429: errorAnswer('RATE_LIMITED: over limits.verifications_per_minute for this server; Retry-After says when to try again.') },
       detail: {
         summary: 'Proving that I run the server: verify now', tags,
         description: 'Pings the server at once (the ping round\'s pinger: Java status ping with the legacy fallback, or the Bedrock RakNet ping; the same private-address rule, `network.allow_private_targets`) and looks for the token in the MOTD, as plain text, in any letter case. '

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
-import { AdminErrors, Ok } from '../accounts/schema.ts'
+import { AdminErrors, Invalid, Ok, ServerErrors, SessionErrors } from '../accounts/schema.ts'
+import { errorAnswer } from '../http/schema.ts'
 import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
@@ -29,7 +30,7 @@ export function serverRoutes(deps: ServerRoutesDeps) {
       servers: await Promise.all((await deps.store.servers.byOwner(user.id)).map((s) => listItem(s))),
     }), {
       owner: true,
-      response: { 200: OwnerList },
+      response: { 200: OwnerList, ...SessionErrors },
       detail: { summary: 'My servers', tags, description: 'The servers of the logged-in account, oldest first, with this month\'s rank and votes and the last ping (`online`, `players`, `lastPingAt`, `pingError`; null before the first ping). (Administrators list every server at /api/v1/admin/servers.)' },
     })
     .post('/api/v1/me/servers', async ({ user, body, set }) => {
@@ -38,7 +39,7 @@ export function serverRoutes(deps: ServerRoutesDeps) {
       return { ok: true as const, server: await ownerServerJson(deps, s) }
     }, {
       owner: true, body: ServerCreate, transform: refuseUnknownFields(ServerCreate),
-      response: { 201: ServerAnswer },
+      response: { 201: ServerAnswer, ...Invalid(), ...SessionErrors, 409: errorAnswer('CONFLICT: the slug is taken (`field`: "slug").') },
       detail: {
         summary: 'List a new server', tags,
         description: 'Takes `{name, host, port?, edition?, slug?, modes?, version?, description?, website?}`. Without `slug`, one is made from the name (URL-safe, unique; `-2`, `-3`… on a clash). The slug never changes afterwards. 409 when a given slug is taken; 400 naming the field for any invalid value (port 1–65535; edition java|bedrock; modes from the site\'s list; website http(s)). ' + HOST_RULE,
@@ -52,7 +53,7 @@ export function serverRoutes(deps: ServerRoutesDeps) {
     }, {
       owner: true, params: SlugParams, body: ServerPatch,
       transform: refuseUnknownFields(ServerPatch, { slug: 'slug cannot be changed: it stays what it was when the server was created' }),
-      response: { 200: ServerAnswer },
+      response: { 200: ServerAnswer, ...Invalid(), ...ServerErrors('no server with this slug; 403 also for `hidden` from an account that is not an administrator') },
       detail: { summary: 'Change one of my servers', tags, description: 'Any of `name, host, port (null: default), edition, modes, version, description, website`; fields left out keep their value. `hidden` (true|false) is for administrators only (403 otherwise). The slug cannot change. ' + HOST_RULE },
     })
     .delete('/api/v1/me/servers/:slug', async ({ user, params }) => {
@@ -63,7 +64,7 @@ export function serverRoutes(deps: ServerRoutesDeps) {
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,
-      response: { 200: Ok },
+      response: { 200: Ok, ...ServerErrors() },
       detail: { summary: 'Delete one of my servers', tags, description: 'Deletes the server and everything attached to it: votes, API keys, webhook and Votifier settings, deliveries and statistics. Cannot be undone. Administrators may delete any server.' },
     })
     .get('/api/v1/admin/servers', async () => {

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { invalidParameter } from '../http/errors.ts'
-import { errorResponse } from '../http/schema.ts'
+import { errorAnswer, errorResponse } from '../http/schema.ts'
 import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
 import { monthOf } from '../servers/month.ts'
 import { SlugParams } from '../servers/schema.ts'
@@ -12,6 +12,14 @@ import { publicRecord, type PublicRecordDeps } from './public-record.ts'
 import { BadgeQuery, GlobalQuery, HistoryQuery, HistoryResponse, PublicServerResponse, type Range } from './schema.ts'
 
 const tags = ['Public statistics']
+const PUBLIC_NOT_FOUND = 'NOT_FOUND: unknown slug, or a server off the public site (`field`: "slug").'
+const PUBLIC_LIMITED = 'RATE_LIMITED: over limits.public_per_minute (120 a minute per client address by default); Retry-After says when to try again.'
+// The errors of a public route on one server, for its `response` map.
+const PublicErrors = {
+  400: errorAnswer('INVALID_PARAMETER: a parameter not one of its values, or given several times with different values; the message names it.'),
+  404: errorAnswer(PUBLIC_NOT_FOUND),
+  429: errorAnswer(PUBLIC_LIMITED),
+}
 
 // The public (unkeyed) statistics API: 120 requests a minute per client address.
 export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
@@ -39,7 +47,7 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
       server: await publicRecord(rt, await listedServer(rt.store.servers, params.slug), rt.clock.now()),
     }), {
       params: SlugParams,
-      response: { 200: PublicServerResponse },
+      response: { 200: PublicServerResponse, ...PublicErrors },
       publicLimited: true,
       detail: {
         summary: 'Public server record', tags,
@@ -49,7 +57,7 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
     .get('/api/v1/servers/:slug/history', ({ params, query }) => historyAnswer(params.slug, query.range ?? '24h', query.format), {
       params: SlugParams,
       query: HistoryQuery,
-      response: { 200: HistoryResponse },
+      response: { 200: HistoryResponse, ...PublicErrors },
       publicLimited: true,
       detail: {
         summary: 'Player-count history of a server', tags,
@@ -78,9 +86,9 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
             headers: { 'Cache-Control': { description: 'public, max-age=60', schema: { type: 'string' } } },
             content: { 'image/svg+xml': { schema: { type: 'string' } } },
           },
-          400: errorResponse('INVALID_PARAMETER: theme or lang not one of its values'),
-          404: errorResponse('NOT_FOUND: unknown slug, or a server off the public site'),
-          429: { ...errorResponse('RATE_LIMITED: over the public limit (120 a minute per client address)'), headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } },
+          400: errorResponse('INVALID_PARAMETER: theme or lang not one of its values, or a parameter given several times with different values'),
+          404: errorResponse(PUBLIC_NOT_FOUND),
+          429: { ...errorResponse(PUBLIC_LIMITED), headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } },
         },
         description: 'An SVG badge with the server\'s name, "Vote for us" and its live rank this month; theme=light (default) or dark; lang=en|fr (default site.language; it does not follow the reader\'s browser, so shared caches keep one badge). Cached for 60 s. '
           + 'Embed: <a href="{voteUrl}"><img src="{badgeUrl}" alt="Vote for {name}"></a>.',
@@ -92,7 +100,7 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
       return globalHistory(rt.store.stats, scopeOf(query), query.range ?? '24h', rt.clock.now())
     }, {
       query: GlobalQuery,
-      response: { 200: HistoryResponse },
+      response: { 200: HistoryResponse, 400: PublicErrors[400], 429: PublicErrors[429] },
       publicLimited: true,
       detail: {
         summary: 'Players on all listed servers', tags,

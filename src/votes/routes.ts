@@ -4,7 +4,7 @@ import { addressKey, clientAddress } from '../http/client-ip.ts'
 import { ApiError, invalidParameter } from '../http/errors.ts'
 import { publicRateLimit, type PublicLimitDeps } from '../http/public-limit.ts'
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.ts'
-import { errorResponse, iso } from '../http/schema.ts'
+import { errorAnswer, errorResponse, iso } from '../http/schema.ts'
 import { ipKey } from '../net/ip.ts'
 import { htmlResponse, pageForError, pageView, renderPage, type PageView } from '../pages/layout.ts'
 import { PageQuery, pseudoParam, type Query } from '../pages/query.ts'
@@ -67,7 +67,7 @@ export function voteRoutes(rt: VoteRoutesDeps) {
       return { ok: true as const, token: token.token, address: token.address, family: token.family, expiresAt: iso(token.expiresAt) }
     }, {
       publicLimited: true,
-      response: AddressTokenBody,
+      response: { 200: AddressTokenBody, 400: errorAnswer('INVALID_PARAMETER: the address of the request is unknown.'), 429: errorAnswer('RATE_LIMITED: over limits.public_per_minute (120 a minute per client address by default); Retry-After says when to try again.') },
       detail: {
         summary: 'Dual-stack address token',
         description: 'A short-lived (10 min) token, HMAC-signed by the site, binding the address this request came from. The vote page fetches it from site.ipv4_url and site.ipv6_url and sends both tokens with the vote, so the vote records the player\'s IPv4 and IPv6 addresses. Readable cross-origin by the site\'s own pages only (CORS).',

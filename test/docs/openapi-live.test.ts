@@ -44,7 +44,7 @@ async function start() {
   expect((await send('PUT', `/api/v1/me/servers/${server.slug}/webhook`, { url: `http://127.0.0.1:${receiver.port}/hook` })).status).toBe(200)
   const doc = await (await fetch(`${url}/api/docs/json`)).json() as Document
   return {
-    app, doc, send, url, clock: rt.clock, slug: server.slug, spareKey: spare.id, adminId: admin.id, otherId: other.id,
+    app, doc, send, url, headers, clock: rt.clock, slug: server.slug, spareKey: spare.id, adminId: admin.id, otherId: other.id,
     stop: async () => { await app.stop(); receiver.stop(true) },
   }
 }
@@ -127,6 +127,30 @@ describe('the OpenAPI document and the routes of the live site', () => {
       else if (!answer) faults.push(`${name}: status ${r.status} is not documented (${Object.keys(op.responses ?? {}).join(', ') || 'none is'})`)
       else if (!answer.content?.[type]) faults.push(`${name}: ${r.status} answers ${type}, documented: ${Object.keys(answer.content ?? {}).join(', ') || 'none'}`)
       else if (type === 'application/json') faults.push(...schemaErrors(answer.content[type].schema, JSON.parse(text)).map((e) => `${name}: ${e}`))
+    }
+    expect(faults).toEqual([])
+  })
+
+  test('the usual bad requests (no session or key, an unknown server, a body field the route does not know) get a status the operation documents, in the error shape', async () => {
+    const faults: string[] = []
+    const check = async (name: string, op: Operation, what: string, r: Response) => {
+      if (r.status < 400) return
+      const text = await r.text()
+      const answer = op.responses?.[String(r.status)]
+      if (!answer) faults.push(`${name} (${what}): ${r.status} is not documented (${Object.keys(op.responses ?? {}).join(', ')}): ${text.slice(0, 100)}`)
+      else if (!answer.content?.['application/json']) faults.push(`${name} (${what}): ${r.status} is documented without its JSON error body`)
+      else faults.push(...schemaErrors(answer.content['application/json'].schema, JSON.parse(text)).map((e) => `${name} (${what}): ${e}`))
+    }
+    for (const { method, path, op } of operations()) {
+      const name = `${method} ${path}`
+      const at = (slug: string) => site.url + path.replace('{slug}', slug).replace('{id}', 'no-such-id')
+      // No credentials at all: the key and the session are checked before anything else.
+      await check(name, op, 'no credentials', await fetch(at(site.slug), { method, redirect: 'manual' }))
+      if (path.includes('{slug}')) await check(name, op, 'unknown server', await site.send(method, path.replace('{slug}', 'no-such-server').replace('{id}', 'no-such-id')))
+      if (op.requestBody?.content['application/json']) {
+        const r = await fetch(at('no-such-server').replace('no-such-server', site.slug), { method, headers: { ...site.headers, 'content-type': 'application/json' }, body: '{"notAField":1}', redirect: 'manual' })
+        await check(name, op, 'unknown body field', r)
+      }
     }
     expect(faults).toEqual([])
   })

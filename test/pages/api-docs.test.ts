@@ -80,7 +80,7 @@ test('the document covers proven ownership, the Discord channel and the public r
   const doc = await (await call(app, 'GET', '/api/docs/json')).json() as { paths: Record<string, Record<string, Operation>> }
   const verification = doc.paths['/api/v1/me/servers/{slug}/verification']
   expect(Object.keys(verification).sort()).toEqual(['get', 'post'])
-  expect(Object.keys(verification.post.responses).sort()).toEqual(['200', '409'])
+  expect(Object.keys(verification.post.responses).sort()).toEqual(['200', '401', '403', '404', '409', '429'])
   expect(Object.keys(verification.post.responses['409'].content['application/json'].schema.properties!).sort()).toEqual(['error', 'motd', 'ok'])
   expect(verification.post.description).toContain('limits.verifications_per_minute')
   expect(verification.get.description).toContain('MOTD')
