@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { refusal, unauthenticated } from '../http/errors.ts'
+import { conflictingParameter, givenTwice } from '../http/query-params.ts'
 import type { SiteUrl } from '../http/site-url.ts'
 import { sessionCookieName, userOfSession, type SessionDeps } from './session.ts'
 
@@ -12,6 +13,14 @@ export function checkOrigin(request: Request, siteUrl: SiteUrl): void {
   if (SAFE_METHODS.has(request.method)) return
   const origin = request.headers.get('origin')
   if (origin !== null && !siteUrl.origins().includes(origin)) throw refusal('CROSS_SITE', siteUrl.refusal(origin))
+}
+
+// The session first (401 before anything else), then the query: a parameter given several times
+// with different values is refused naming it, as on the public and keyed APIs, rather than its
+// last value taken silently (deliveries?status=failed&status=succeeded listed the succeeded).
+function checkQuery(request: Request): void {
+  const conflicting = conflictingParameter(request.url)
+  if (conflicting !== null) throw givenTwice(conflicting)
 }
 
 // Macros for owner routes:
@@ -30,6 +39,7 @@ export const ownerAuth = (deps: SessionDeps) =>
         checkOrigin(request, deps.siteUrl)
         const user = await userOfSession(deps, cookie[sessionCookieName(deps.siteUrl)]?.value as string | undefined)
         if (!user) throw unauthenticated()
+        checkQuery(request)
         return { user }
       },
     },
@@ -39,6 +49,7 @@ export const ownerAuth = (deps: SessionDeps) =>
         const user = await userOfSession(deps, cookie[sessionCookieName(deps.siteUrl)]?.value as string | undefined)
         if (!user) throw unauthenticated()
         if (!user.isAdmin) throw refusal('ADMINS_ONLY', 'administrators only')
+        checkQuery(request)
         return { user }
       },
     },

@@ -180,6 +180,20 @@ describe('error bodies', () => {
     }
   })
 
+  test('a query parameter of the owner and admin APIs given twice with different values is 400 naming it, as on the public and keyed APIs', async () => {
+    const rt = testRuntime()
+    const app = await testApp(rt)
+    const { headers } = await ownerSession(rt, 'admin@example.com', true)
+    const slug = (await (await call(app, 'POST', '/api/v1/me/servers', { headers, body: { name: 'Alpha', host: 'play.example.com' } })).json()).server.slug
+    for (const [path, name] of [[`/api/v1/me/servers/${slug}/deliveries?status=failed&status=succeeded`, 'status'], ['/api/v1/admin/audit?limit=5&limit=6', 'limit']]) {
+      expect({ path, ...(await json(await call(app, 'GET', path, { headers }))) }).toEqual({
+        path, status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: `${name} is given several times with different values; give it once`, field: name } },
+      })
+    }
+    // The same value twice is that value.
+    expect((await call(app, 'GET', `/api/v1/me/servers/${slug}/deliveries?status=failed&status=failed`, { headers })).status).toBe(200)
+  })
+
   test('GET /api/v1/health answers ok and the version', async () => {
     const rt = testRuntime()
     expect(await json(await call(await testApp(rt), 'GET', '/api/v1/health'))).toEqual({ status: 200, body: { ok: true, version: VERSION } })
