@@ -1,3 +1,4 @@
+import { OptionalKind } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import type { Config } from '../config/load.ts'
 import { atFirstUse } from '../first-use.ts'
@@ -18,9 +19,9 @@ interface GlobalView {
 // does): the OpenAPI document at /api/docs/json, and at /api/docs a page the site renders from
 // that same document (the plugin's own viewer loads its script from a CDN: a self-hosted site
 // must not make its visitors' browsers call a third party). Only /api/ routes and the vote
-// form's POST are listed; pages and assets are not API. The document and the page are built on first request and cached, so
-// they cost the API routes nothing; the OpenAPI plugin itself is loaded then too, so a site whose
-// reference nobody reads never holds its code.
+// form's POST are listed; pages and assets are not API. The document and the page are built on
+// first request and cached, so they cost the API routes nothing; the OpenAPI plugin itself is
+// loaded then too, so a site whose reference nobody reads never holds its code.
 export function apiDocs(config: Config) {
   const docs = new Elysia({ name: 'http.api-docs' })
   // The plugin's document handler, called directly so that the page shows exactly what
@@ -38,6 +39,7 @@ export function apiDocs(config: Config) {
       const doc = (handler as () => OpenApiDocument)()
       if (!repaired.has(doc)) {
         enumTypes(doc)
+        optionalBodies(doc, mounted.getGlobalRoutes() as Route[])
         repaired.add(doc)
       }
       return doc
@@ -69,6 +71,19 @@ function enumTypes(node: unknown): void {
     schema.type = types.length === 1 ? types[0] : types
   }
   for (const value of Object.values(node)) enumTypes(value)
+}
+
+// The plugin marks every request body required; a route whose body schema is optional (a key's
+// name, a test vote's pseudo) takes a request without one.
+interface Route { method: string; path: string; hooks?: { body?: object } }
+function optionalBodies(doc: OpenApiDocument, routes: readonly Route[]): void {
+  const paths = (doc as { paths?: Record<string, Record<string, { requestBody?: { required?: boolean } }>> }).paths ?? {}
+  for (const route of routes) {
+    const body = route.hooks?.body
+    if (!body || !(OptionalKind in body)) continue
+    const operation = paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()]
+    if (operation?.requestBody) operation.requestBody.required = false
+  }
 }
 
 const openapiDocument = (openapi: typeof import('@elysiajs/openapi').openapi) =>

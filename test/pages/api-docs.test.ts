@@ -156,3 +156,11 @@ test('the document describes the listing media: the public record\'s iconUrl, ba
   expect(upload.put.description).toContain('468×60')
   expect(upload.delete.summary).toBe('Remove the banner of one of my servers')
 })
+
+test('a body the route takes as optional is documented as not required (a key\'s name, a test vote\'s pseudo); the others are required', async () => {
+  const app = await testApp(testRuntime())
+  const doc = await (await call(app, 'GET', '/api/docs/json')).json() as { paths: Record<string, Record<string, { requestBody?: { required: boolean } }>> }
+  const required = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).filter(([, o]) => o.requestBody).map(([method, o]) => [`${method.toUpperCase()} ${path}`, o.requestBody!.required]))
+  expect(required.filter(([, r]) => !r).map(([op]) => op)).toEqual(['POST /api/v1/me/servers/{slug}/keys', 'POST /api/v1/me/servers/{slug}/test'])
+  expect(required.length).toBeGreaterThan(10)
+})
