@@ -17,8 +17,17 @@ export type VerificationAnswer = typeof VerificationAnswer.static
 // answer), written by the error handler from ApiError's extra fields.
 export const VerificationRefused = t.Object({
   ok: t.Literal(false),
-  error: t.Object({ code: t.Literal('CONFLICT'), message: t.String({ description: 'what was read (the MOTD quoted) or why nothing was, and what to do' }) }),
+  error: t.Object({
+    code: t.Literal('CONFLICT'),
+    message: t.String({ description: 'what was read (the MOTD quoted) or why nothing was, and what to do' }),
+    // UnionEnum, not a union of literals: the OpenAPI plugin keeps its description. An answer's
+    // field has no default.
+    reason: t.UnionEnum(['MOTD_UNREADABLE', 'TOKEN_NOT_IN_MOTD', 'ADDRESS_CHANGED'], {
+      default: undefined,
+      description: 'MOTD_UNREADABLE: the server did not answer; TOKEN_NOT_IN_MOTD: the MOTD read lacks the token; ADDRESS_CHANGED: the address changed while it was checked',
+    }),
+  }),
   motd: t.Union([t.String(), t.Null()], { description: 'the MOTD read, as plain text; null when the ping failed' }),
 }, {
-  examples: [{ ok: false, error: { code: 'CONFLICT', message: 'the MOTD of play.example.com does not contain vl-k3j4h5g6f7d8: it reads "A Minecraft Server". Put the token in the MOTD, restart or reload the server, then verify again.' }, motd: 'A Minecraft Server' }],
+  examples: [{ ok: false, error: { code: 'CONFLICT', message: 'the MOTD of play.example.com does not contain vl-k3j4h5g6f7d8: it reads "A Minecraft Server". Put the token in the MOTD, restart or reload the server, then verify again.', reason: 'TOKEN_NOT_IN_MOTD' }, motd: 'A Minecraft Server' }],
 })

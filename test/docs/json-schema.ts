@@ -1,6 +1,7 @@
 // The part of JSON Schema (as OpenAPI 3.1 writes it) that the API reference uses for answers, to
 // check a live answer against its documented schema: type (one or a list), nullable, const, enum,
-// properties and required, items, anyOf and oneOf. Formats, patterns and bounds are not checked.
+// properties (an answer's field the schema does not list is an error) and required, items, anyOf
+// and oneOf. Formats, patterns and bounds are not checked.
 export interface JsonSchema {
   type?: string | string[]
   nullable?: boolean
@@ -35,6 +36,8 @@ export function schemaErrors(schema: JsonSchema, value: unknown, at = '$'): stri
   if (actual === 'object') {
     const object = value as Record<string, unknown>
     for (const name of schema.required ?? []) if (!(name in object)) errors.push(`${at}.${name}: missing`)
+    // A field the answer has and its schema does not list is a field no reader knows of.
+    if (schema.properties) for (const name of Object.keys(object)) if (!Object.hasOwn(schema.properties, name)) errors.push(`${at}.${name}: not documented`)
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       if (name in object) errors.push(...schemaErrors(property, object[name], `${at}.${name}`))
     }
