@@ -12,7 +12,7 @@ import type { Server, ServersRepo, VoteTarget } from '../servers/repo.ts'
 import { listedServer } from '../servers/service.ts'
 import { issueAddressToken } from './address-token.ts'
 import { castVote, checkVoteOrigin, siteOrigins, type CastDeps, type VoteForm } from './cast.ts'
-import { AddressTokenBody, VoteBody, VoteCreated } from './schema.ts'
+import { AddressTokenBody, VoteBody, VoteCreated, VoteRefused } from './schema.ts'
 import { voteTargets } from './targets.ts'
 import { renderVotePage } from './vote-page.ts'
 
@@ -121,7 +121,7 @@ export function voteRoutes(rt: VoteRoutesDeps) {
           400: errorResponse('INVALID_PARAMETER: the pseudo, the captcha or a dual-stack token'),
           403: errorResponse('FORBIDDEN: an Origin that is not the site\'s'),
           404: errorResponse('NOT_FOUND: unknown slug, or a server off the public site'),
-          429: { ...errorResponse('VOTE_TOO_SOON (with `nextVoteAt`) or RATE_LIMITED (with Retry-After)'), headers: { 'Retry-After': { description: 'Seconds to wait (RATE_LIMITED)', schema: { type: 'integer' } } } },
+          429: { description: 'VOTE_TOO_SOON (with `nextVoteAt`) or RATE_LIMITED (with Retry-After)', content: { 'application/json': { schema: VoteRefused } }, headers: { 'Retry-After': { description: 'Seconds to wait (RATE_LIMITED)', schema: { type: 'integer' } } } },
         },
         description: 'Records a vote (form field `pseudo`, plus `altcha` when the captcha is on). With `Accept: application/json`: 201 `{"ok":true,"vote":{"id","pseudo","createdAt"},"nextVoteAt"}`, or 400 INVALID_PARAMETER (pseudo, captcha, dual-stack token), 403 FORBIDDEN (an Origin that is not the site\'s), 404 NOT_FOUND, 429 VOTE_TOO_SOON with `nextVoteAt` (the pseudo or the address voted within votes.interval_minutes), 429 RATE_LIMITED (limits.vote_attempts_per_minute). As an HTML form: 303 to the confirmation page, or the form again with the error and the same status.',
         tags: ['Voting'],

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Iso } from '../http/schema.ts'
+import { ErrorBody, Iso } from '../http/schema.ts'
 
 // Bodies and answers of the vote form's routes.
 
@@ -22,4 +22,10 @@ export const AddressTokenBody = t.Object({
   address: t.String(),
   family: t.Union([t.Literal(4), t.Literal(6)]),
   expiresAt: Iso,
+})
+
+// A vote refused: the error body, and with VOTE_TOO_SOON the time the next vote is possible.
+export const VoteRefused = t.Object({
+  ...ErrorBody.properties,
+  nextVoteAt: t.Optional(t.String({ description: 'VOTE_TOO_SOON only: when the pseudo and the address may vote again, ISO 8601 UTC', examples: ['2026-11-22T12:15:30.123Z'] })),
 })

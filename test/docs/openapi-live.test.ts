@@ -27,7 +27,7 @@ afterAll(async () => {
 // An administrator owning one server with an API key and a vote, a webhook to a receiver on
 // 127.0.0.1 (for the test vote), a second key and a second account to delete.
 async function start() {
-  const rt = testRuntime({ network: { allow_private_targets: true }, votes: { interval_minutes: 1 } })
+  const rt = testRuntime({ network: { allow_private_targets: true }, votes: { interval_minutes: 1 }, accounts: { login_attempts_per_minute: 1000 } })
   const admin = await createUser(rt, { email: 'owner@example.com', password: 'correct horse battery', admin: true })
   const { server, key } = await seedServer(rt)
   const spare = await createKey(rt, server.id, 'spare')
@@ -71,6 +71,37 @@ describe('the OpenAPI document and the routes of the live site', () => {
     expect(missing).toEqual([])
     // Pages are not API: the vote page itself (GET) stays out.
     expect([...documented].filter((r) => !r.includes(' /api/v1/'))).toEqual(['POST /serveur/{slug}/voter'])
+  })
+
+  // Before the walk below, which ends the session and deletes the server.
+  test('the usual bad requests (no session or key, an unknown server, a body field the route does not know) get a status the operation documents, in the error shape', async () => {
+    const faults: string[] = []
+    const check = async (name: string, op: Operation, what: string, r: Response) => {
+      if (r.status < 400) return
+      const text = await r.text()
+      const answer = op.responses?.[String(r.status)]
+      if (!answer) faults.push(`${name} (${what}): ${r.status} is not documented (${Object.keys(op.responses ?? {}).join(', ')}): ${text.slice(0, 100)}`)
+      else if (!answer.content?.['application/json']) faults.push(`${name} (${what}): ${r.status} is documented without its JSON error body`)
+      else faults.push(...schemaErrors(answer.content['application/json'].schema, JSON.parse(text)).map((e) => `${name} (${what}): ${e}`))
+    }
+    // A second vote at once: 429 VOTE_TOO_SOON, with nextVoteAt.
+    const vote = operations().find((o) => o.path === '/serveur/{slug}/voter')!
+    await site.send('POST', `/serveur/${site.slug}/voter`, { pseudo: 'Steve' })
+    const tooSoon = await site.send('POST', `/serveur/${site.slug}/voter`, { pseudo: 'Steve' })
+    expect(tooSoon.status).toBe(429)
+    await check('POST /serveur/{slug}/voter', vote.op, 'a vote too soon', tooSoon)
+    for (const { method, path, op } of operations()) {
+      const name = `${method} ${path}`
+      const at = (slug: string) => site.url + path.replace('{slug}', slug).replace('{id}', 'no-such-id')
+      // No credentials at all: the key and the session are checked before anything else.
+      await check(name, op, 'no credentials', await fetch(at(site.slug), { method, redirect: 'manual' }))
+      if (path.includes('{slug}')) await check(name, op, 'unknown server', await site.send(method, path.replace('{slug}', 'no-such-server').replace('{id}', 'no-such-id')))
+      if (op.requestBody?.content['application/json']) {
+        const r = await fetch(at('no-such-server').replace('no-such-server', site.slug), { method, headers: { ...site.headers, 'content-type': 'application/json' }, body: '{"notAField":1}', redirect: 'manual' })
+        await check(name, op, 'unknown body field', r)
+      }
+    }
+    expect(faults).toEqual([])
   })
 
   test('a good request to each operation gets a status, a content type and a body the document gives', async () => {
@@ -127,30 +158,6 @@ describe('the OpenAPI document and the routes of the live site', () => {
       else if (!answer) faults.push(`${name}: status ${r.status} is not documented (${Object.keys(op.responses ?? {}).join(', ') || 'none is'})`)
       else if (!answer.content?.[type]) faults.push(`${name}: ${r.status} answers ${type}, documented: ${Object.keys(answer.content ?? {}).join(', ') || 'none'}`)
       else if (type === 'application/json') faults.push(...schemaErrors(answer.content[type].schema, JSON.parse(text)).map((e) => `${name}: ${e}`))
-    }
-    expect(faults).toEqual([])
-  })
-
-  test('the usual bad requests (no session or key, an unknown server, a body field the route does not know) get a status the operation documents, in the error shape', async () => {
-    const faults: string[] = []
-    const check = async (name: string, op: Operation, what: string, r: Response) => {
-      if (r.status < 400) return
-      const text = await r.text()
-      const answer = op.responses?.[String(r.status)]
-      if (!answer) faults.push(`${name} (${what}): ${r.status} is not documented (${Object.keys(op.responses ?? {}).join(', ')}): ${text.slice(0, 100)}`)
-      else if (!answer.content?.['application/json']) faults.push(`${name} (${what}): ${r.status} is documented without its JSON error body`)
-      else faults.push(...schemaErrors(answer.content['application/json'].schema, JSON.parse(text)).map((e) => `${name} (${what}): ${e}`))
-    }
-    for (const { method, path, op } of operations()) {
-      const name = `${method} ${path}`
-      const at = (slug: string) => site.url + path.replace('{slug}', slug).replace('{id}', 'no-such-id')
-      // No credentials at all: the key and the session are checked before anything else.
-      await check(name, op, 'no credentials', await fetch(at(site.slug), { method, redirect: 'manual' }))
-      if (path.includes('{slug}')) await check(name, op, 'unknown server', await site.send(method, path.replace('{slug}', 'no-such-server').replace('{id}', 'no-such-id')))
-      if (op.requestBody?.content['application/json']) {
-        const r = await fetch(at('no-such-server').replace('no-such-server', site.slug), { method, headers: { ...site.headers, 'content-type': 'application/json' }, body: '{"notAField":1}', redirect: 'manual' })
-        await check(name, op, 'unknown body field', r)
-      }
     }
     expect(faults).toEqual([])
   })
