@@ -1,8 +1,8 @@
-import { OptionalKind } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import type { Config } from '../config/load.ts'
 import { atFirstUse } from '../first-use.ts'
 import { renderApiDocsPage, type OpenApiDocument } from './api-docs-page.ts'
+import { repairDocument, type DocumentedRoute } from './api-docs-repair.ts'
 import { htmlResponse, pageView } from './layout.ts'
 import { VERSION } from '../version.ts'
 
@@ -38,8 +38,7 @@ export function apiDocs(config: Config) {
     return () => {
       const doc = (handler as () => OpenApiDocument)()
       if (!repaired.has(doc)) {
-        enumTypes(doc)
-        optionalBodies(doc, mounted.getGlobalRoutes() as Route[])
+        repairDocument(doc, mounted.getGlobalRoutes() as DocumentedRoute[])
         repaired.add(doc)
       }
       return doc
@@ -58,32 +57,6 @@ export function apiDocs(config: Config) {
       if (!page) cached.pages.set(view.tr.lang, page = renderApiDocsPage(view, doc, DOCUMENT))
       return htmlResponse(view, page)
     }, { detail: { hide: true } })
-}
-
-// The plugin writes every union of literals as `{type: "string", enum: […]}`, whatever the
-// literals are: GET /api/v1/vote-token's `family` (4 or 6) was documented as a string. The type is
-// set again from the values themselves, throughout the document, once per document built.
-function enumTypes(node: unknown): void {
-  if (typeof node !== 'object' || node === null) return
-  const schema = node as { type?: unknown; enum?: unknown[] }
-  if (schema.type === 'string' && Array.isArray(schema.enum) && !schema.enum.every((v) => typeof v === 'string')) {
-    const types = [...new Set(schema.enum.map((v) => (v === null ? 'null' : Number.isInteger(v) ? 'integer' : typeof v)))]
-    schema.type = types.length === 1 ? types[0] : types
-  }
-  for (const value of Object.values(node)) enumTypes(value)
-}
-
-// The plugin marks every request body required; a route whose body schema is optional (a key's
-// name, a test vote's pseudo) takes a request without one.
-interface Route { method: string; path: string; hooks?: { body?: object } }
-function optionalBodies(doc: OpenApiDocument, routes: readonly Route[]): void {
-  const paths = (doc as { paths?: Record<string, Record<string, { requestBody?: { required?: boolean } }>> }).paths ?? {}
-  for (const route of routes) {
-    const body = route.hooks?.body
-    if (!body || !(OptionalKind in body)) continue
-    const operation = paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()]
-    if (operation?.requestBody) operation.requestBody.required = false
-  }
 }
 
 const openapiDocument = (openapi: typeof import('@elysiajs/openapi').openapi) =>

@@ -61,6 +61,14 @@ export function statsRoutes(rt: PublicRecordDeps & PublicLimitDeps) {
       publicLimited: true,
       detail: {
         summary: 'Player-count history of a server', tags,
+        // The CSV form, beside the JSON of the response schema (src/pages/api-docs-repair.ts).
+        responses: {
+          200: {
+            description: 'The history; with format=csv, as CSV',
+            headers: { 'Content-Disposition': { description: 'format=csv: attachment; filename="<slug>-<range>.csv"', schema: { type: 'string' } } },
+            content: { 'text/csv': { schema: { type: 'string' }, example: 't,avg,max\n2026-11-22T10:00:00.000Z,12.5,14\n' } },
+          },
+        },
         description: 'Slices aligned to UTC multiples of the step, t = slice start, slices without a measurement left out. A failed ping counts as 0 players and as down. '
           + 'format=csv answers text/csv with the header t,avg,max and one line per point, as the attachment "<slug>-<range>.csv".',
       },

@@ -141,13 +141,17 @@ describe('the OpenAPI document and the routes of the live site', () => {
     ])
     const order = operations().filter(({ method, path }) => !NOT_WALKED.has(`${method} ${path}`) && !LAST.includes(`${method} ${path}`))
     const byName = new Map(operations().map((o) => [`${o.method} ${o.path}`, o]))
-    const walk = [...order, ...['GET /api/v1/me/servers/{slug}/webhook', 'GET /api/v1/me/servers/{slug}/votifier', ...LAST].map((n) => byName.get(n)!)]
-    expect(new Set(walk.map((o) => `${o.method} ${o.path}`)).size + NOT_WALKED.size - 2).toBe(byName.size)
+    const step = (name: string, req = requests[name] ?? {}) => ({ ...byName.get(name)!, name, req })
+    const walk = [
+      ...order.map((o) => step(`${o.method} ${o.path}`)),
+      // Other answers of one operation: the history as CSV.
+      step('GET /api/v1/servers/{slug}/history', { query: 'format=csv' }),
+      ...['GET /api/v1/me/servers/{slug}/webhook', 'GET /api/v1/me/servers/{slug}/votifier', ...LAST].map((n) => step(n)),
+    ]
+    expect(new Set(walk.map((o) => o.name)).size + NOT_WALKED.size - 2).toBe(byName.size)
 
     const faults: string[] = []
-    for (const { method, path, op } of walk) {
-      const name = `${method} ${path}`
-      const req = requests[name] ?? {}
+    for (const { method, path, op, name, req } of walk) {
       const target = path.replace('{slug}', slug).replace('{id}', req.path ?? '') + (req.query ? `?${req.query}` : '')
       if (req.advance) site.clock.advance(60_000)
       const r = await site.send(method, target, req.body, req.type)
