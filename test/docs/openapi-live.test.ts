@@ -144,8 +144,10 @@ describe('the OpenAPI document and the routes of the live site', () => {
     const step = (name: string, req = requests[name] ?? {}) => ({ ...byName.get(name)!, name, req })
     const walk = [
       ...order.map((o) => step(`${o.method} ${o.path}`)),
-      // Other answers of one operation: the history as CSV.
+      // Other answers of one operation: the history as CSV, check and claim as text.
       step('GET /api/v1/servers/{slug}/history', { query: 'format=csv' }),
+      step('GET /api/v1/votes/check', { query: 'pseudo=Steve&format=text' }),
+      step('POST /api/v1/votes/claim', { query: 'pseudo=Steve&format=text' }),
       ...['GET /api/v1/me/servers/{slug}/webhook', 'GET /api/v1/me/servers/{slug}/votifier', ...LAST].map((n) => step(n)),
     ]
     expect(new Set(walk.map((o) => o.name)).size + NOT_WALKED.size - 2).toBe(byName.size)
