@@ -124,3 +124,37 @@ describe('the TypeScript example (vote-feed.ts)', () => {
     }
   })
 })
+
+// The shape of a JSON value: its keys, nested, and the type of each leaf.
+const shapeOf = (v: unknown): unknown =>
+  Array.isArray(v) ? v.slice(0, 1).map(shapeOf)
+    : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, shapeOf(x)]))
+      : v === null ? 'null' : typeof v
+
+describe('the curl lines of the guide', () => {
+  test.skipIf(!Bun.which('curl'))('each runs as printed against a real site (its address and a key put in) and answers as the sample below it shows', async () => {
+    const lines = codeBlocks(guide).filter((b) => b.info === 'sh').flatMap((b) => b.code.split('\n'))
+    const commands: { curl: string; samples: unknown[] }[] = []
+    for (const line of lines) {
+      if (line.startsWith('curl ')) commands.push({ curl: line, samples: [] })
+      else if (line.startsWith('# {')) commands.at(-1)!.samples.push(JSON.parse(line.slice(2, line.lastIndexOf('}') + 1)))
+    }
+    expect(commands.length).toBeGreaterThanOrEqual(6)
+    const s = await site()
+    try {
+      await s.vote('Steve')
+      for (const { curl, samples } of commands) {
+        const command = curl.replaceAll('https://vote.example.org', s.url).replaceAll('vlk_…', s.key).replace(/^curl /, 'curl -sS -w "\\n%{http_code}" ')
+        const run = await runChild(['sh', '-c', command])
+        const [body, status] = [run.stdout.slice(0, run.stdout.lastIndexOf('\n')), run.stdout.slice(run.stdout.lastIndexOf('\n') + 1)]
+        expect({ curl, status, stderr: run.stderr }).toEqual({ curl, status: '200', stderr: '' })
+        const answer = JSON.parse(body)
+        // Where the guide shows answers, this one has the shape of one of them.
+        const shape = JSON.stringify(shapeOf(answer))
+        if (samples.length > 0) expect({ curl, shape, shown: samples.map((x) => JSON.stringify(shapeOf(x))).includes(shape) }).toEqual({ curl, shape, shown: true })
+      }
+    } finally {
+      await s.stop()
+    }
+  })
+})
