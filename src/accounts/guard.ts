@@ -27,6 +27,8 @@ function checkQuery(request: Request): void {
 //   sameOrigin: true  — the Origin rule only (login, registration)
 //   owner: true       — the Origin rule and a live session; resolves { user }
 //   admin: true       — as owner, and the user must be an admin
+// The API reference lists the session cookie as the security of the last two
+// (SessionCookie, src/pages/api-docs.ts).
 export const ownerAuth = (deps: SessionDeps) =>
   new Elysia({ name: 'accounts.owner-auth' }).macro({
     sameOrigin: {
@@ -35,6 +37,7 @@ export const ownerAuth = (deps: SessionDeps) =>
       },
     },
     owner: {
+      detail: { security: [{ SessionCookie: [] }] },
       async resolve({ request, cookie }) {
         checkOrigin(request, deps.siteUrl)
         const user = await userOfSession(deps, cookie[sessionCookieName(deps.siteUrl)]?.value as string | undefined)
@@ -44,6 +47,7 @@ export const ownerAuth = (deps: SessionDeps) =>
       },
     },
     admin: {
+      detail: { security: [{ SessionCookie: [] }] },
       async resolve({ request, cookie }) {
         checkOrigin(request, deps.siteUrl)
         const user = await userOfSession(deps, cookie[sessionCookieName(deps.siteUrl)]?.value as string | undefined)

@@ -1,5 +1,7 @@
 import { Elysia } from 'elysia'
+import { sessionCookieName } from '../accounts/session.ts'
 import type { Config } from '../config/load.ts'
+import { createSiteUrl } from '../http/site-url.ts'
 import { atFirstUse } from '../first-use.ts'
 import { renderApiDocsPage, type OpenApiDocument } from './api-docs-page.ts'
 import { repairDocument, type DocumentedRoute } from './api-docs-repair.ts'
@@ -30,7 +32,7 @@ export function apiDocs(config: Config) {
   // (Elysia's use() sets these two functions on a plugin), through this plugin, which is mounted.
   const mounted = docs as unknown as GlobalView
   const documentHandler = atFirstUse(() => import('@elysiajs/openapi').then(({ openapi }) => {
-    const spec = openapiDocument(openapi)
+    const spec = openapiDocument(openapi, sessionCookieName(createSiteUrl(config)))
     Object.assign(spec, { getGlobalRoutes: () => mounted.getGlobalRoutes(), getGlobalDefinitions: () => mounted.getGlobalDefinitions() } satisfies GlobalView)
     const handler = spec.routes.find((r) => r.path === DOCUMENT)?.handler
     if (typeof handler !== 'function') throw new Error(`@elysiajs/openapi no longer serves ${DOCUMENT} from a route handler`)
@@ -59,7 +61,7 @@ export function apiDocs(config: Config) {
     }, { detail: { hide: true } })
 }
 
-const openapiDocument = (openapi: typeof import('@elysiajs/openapi').openapi) =>
+const openapiDocument = (openapi: typeof import('@elysiajs/openapi').openapi, sessionCookie: string) =>
   openapi({
     path: PAGE,
     specPath: DOCUMENT,
@@ -88,6 +90,10 @@ const openapiDocument = (openapi: typeof import('@elysiajs/openapi').openapi) =>
           ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
           BearerKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <key>' },
           ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'key' },
+          SessionCookie: {
+            type: 'apiKey', in: 'cookie', name: sessionCookie,
+            description: 'The session cookie that POST /api/v1/auth/login (or register, or reset) sets: HttpOnly, SameSite=Lax, 30 days; prefixed __Host- and Secure when site.base_url is https.',
+          },
         },
       },
     },

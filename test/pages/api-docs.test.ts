@@ -50,7 +50,7 @@ test('the OpenAPI document lists the four verification endpoints with their para
   expect(Object.keys(check.responses['200'].content)).toEqual(['application/json', 'text/plain'])
   expect(Object.keys(claim.responses['200'].content)).toEqual(['application/json', 'text/plain'])
   expect(Object.keys(check.responses['200'].content['application/json'].schema.properties!)).toEqual(['ok', 'hasVoted', 'pseudo', 'votedAt', 'nextVoteAt', 'claimed', 'window'])
-  expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKeyHeader', 'ApiKeyQuery', 'BearerKey'])
+  expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKeyHeader', 'ApiKeyQuery', 'BearerKey', 'SessionCookie'])
   // Pages and assets are not API; the vote form's POST, whose JSON answer is the voting API, is.
   expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/v1/'))).toEqual(['/serveur/{slug}/voter'])
   expect(Object.keys(doc.paths['/serveur/{slug}/voter'])).toEqual(['post'])
@@ -163,4 +163,16 @@ test('a body the route takes as optional is documented as not required (a key\'s
   const required = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).filter(([, o]) => o.requestBody).map(([method, o]) => [`${method.toUpperCase()} ${path}`, o.requestBody!.required]))
   expect(required.filter(([, r]) => !r).map(([op]) => op)).toEqual(['POST /api/v1/me/servers/{slug}/keys', 'POST /api/v1/me/servers/{slug}/test'])
   expect(required.length).toBeGreaterThan(10)
+})
+
+test('every route that needs a session says so as its security, the session cookie, named as this site names it', async () => {
+  type Doc = { paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>; components: { securitySchemes: Record<string, { type: string; in?: string; name?: string }> } }
+  const docOf = async (base_url: string) => (await (await call(await testApp(testRuntime({ site: { base_url } })), 'GET', '/api/docs/json')).json()) as Doc
+  const doc = await docOf('http://localhost:8080')
+  const sessionOps = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, o]) => ({ op: `${method.toUpperCase()} ${path}`, security: o.security })))
+    .filter(({ op }) => op.includes(' /api/v1/me') || op.includes(' /api/v1/admin/'))
+  expect(sessionOps.length).toBeGreaterThan(30)
+  expect(sessionOps.filter((o) => JSON.stringify(o.security) !== '[{"SessionCookie":[]}]')).toEqual([])
+  expect(doc.components.securitySchemes.SessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'votelist_session' })
+  expect((await docOf('https://vote.example.org')).components.securitySchemes.SessionCookie).toMatchObject({ name: '__Host-votelist_session' })
 })
