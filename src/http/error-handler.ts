@@ -2,6 +2,7 @@ import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../log.ts'
 import { pathPattern } from './body-limit.ts'
 import { ApiError, errorBody, invalidParameter } from './errors.ts'
+import { NOT_AN_OBJECT } from './strict-body.ts'
 import { describeValueError, fieldOfPath, innermost } from './validation.ts'
 
 const wantsText = (request: Request) => new URL(request.url).searchParams.get('format') === 'text'
@@ -58,6 +59,11 @@ function toApiError(code: unknown, error: unknown, request: Request, log: Logger
     const field = FIELD_SOURCES.has(error.type) ? fieldOfPath(first.path) : undefined
     // A path segment Elysia could not decode (not percent-encoded UTF-8) reaches the schema as no
     // value at all: no slug or id is written so, so nothing is at that path.
+    // No body at all (or not an object) where an object is required: said as the routes that
+    // refuse unknown fields say it, rather than "body: expected object".
+    if (error.type === 'body' && first.path === '' && (typeof first.value !== 'object' || first.value === null || Array.isArray(first.value))) {
+      return invalidParameter(NOT_AN_OBJECT)
+    }
     if (error.type === 'params' && typeof first.value !== 'string') {
       return new ApiError(404, 'NOT_FOUND', `${field ?? 'the path'} is not percent-encoded UTF-8: nothing has it`, {}, {}, field)
     }

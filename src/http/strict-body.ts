@@ -1,7 +1,7 @@
 import type { TObject } from '@sinclair/typebox'
 import { invalidParameter } from './errors.ts'
 
-const NOT_AN_OBJECT = 'the request body must be a JSON object, sent with Content-Type: application/json'
+export const NOT_AN_OBJECT = 'the request body must be a JSON object, sent with Content-Type: application/json'
 const UNPARSABLE = 'the request body could not be parsed'
 // The types an object body is read from (JSON, and the two form encodings the reference lists).
 const READABLE = new Set(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'])

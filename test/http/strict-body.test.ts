@@ -127,3 +127,14 @@ describe('a body the route cannot read', () => {
     for (const body of [undefined, {}, 'null']) expect((await call(app, 'POST', '/api/v1/me/servers/alpha/test', { headers, body })).status).toBe(409)
   })
 })
+
+test('no body where an object is required is refused saying what to send, not "body: expected object"', async () => {
+  const rt = testRuntime({ network: { allow_private_targets: true } })
+  const app = await testApp(rt)
+  const { user, headers } = await ownerSession(rt, 'owner@example.com', true)
+  expect((await call(app, 'POST', '/api/v1/me/servers', { headers, body: { name: 'Alpha', host: '127.0.0.1', slug: 'alpha' } })).status).toBe(201)
+  const refused = { status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER', message: 'the request body must be a JSON object, sent with Content-Type: application/json' } } }
+  for (const [method, path] of [['PUT', '/api/v1/me/servers/alpha/webhook'], ['PUT', '/api/v1/me/servers/alpha/discord'], ['POST', '/api/v1/auth/login'], ['POST', '/api/v1/auth/reset'], ['PATCH', `/api/v1/admin/users/${user.id}`]]) {
+    expect({ method, path, ...(await json(await call(app, method, path, { headers }))) }).toEqual({ method, path, ...refused })
+  }
+})
