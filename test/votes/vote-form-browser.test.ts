@@ -56,3 +56,29 @@ describe('a refused vote in a browser', () => {
     }
   }, 30_000)
 })
+
+describe('a vote sent twice in a browser', () => {
+  test('dual-stack capture: a double click on Vote sends one vote, and the player gets the thank-you, not "you already voted"', async () => {
+    const site = await onFreeDualStackPort(async (port) => {
+      const rt = testRuntime({ site: { base_url: `http://localhost:${port}`, ipv4_url: `http://127.0.0.1:${port}`, ipv6_url: `http://[::1]:${port}` } }, Date.now())
+      const app = (await testApp(rt)).listen({ hostname: '::', port })
+      return { rt, base: `http://localhost:${port}`, stop: () => app.stop() }
+    })
+    const { server } = await seedServer(site.rt, { name: 'Emerald Valley' })
+    const page = await browser().newPage()
+    const posts: string[] = []
+    page.on('request', (r) => { if (r.method() === 'POST') posts.push(r.url()) })
+    try {
+      await page.goto(`${site.base}/serveur/${server.slug}/voter?pseudo=Steve`)
+      await page.locator('form[data-vote-form] button[type="submit"]').dblclick()
+      const outcome = page.locator('section.notice-success, #vote-error')
+      await outcome.waitFor()
+      expect(await outcome.locator('h2, p').first().textContent()).toBe('Thank you, Steve!')
+      expect(posts).toEqual([`${site.base}/serveur/${server.slug}/voter`])
+      expect(site.rt.db.query('SELECT pseudo FROM vote').all()).toEqual([{ pseudo: 'Steve' }])
+    } finally {
+      await page.close()
+      site.stop()
+    }
+  }, 30_000)
+})

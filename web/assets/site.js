@@ -76,9 +76,14 @@ function setUpDualStack() {
   const form = document.querySelector('form[data-vote-form][data-ipv4-url], form[data-vote-form][data-ipv6-url]')
   if (!(form instanceof HTMLFormElement)) return
   let ready = false
+  // A second Vote (a double click) while the tokens are fetched is the same vote: sending it too
+  // would record the first and answer the player "you already voted" (or a spent captcha).
+  let fetching = false
   form.addEventListener('submit', async (event) => {
     if (ready) return
     event.preventDefault()
+    if (fetching) return
+    fetching = true
     const submitter = event.submitter
     const [v4, v6] = await Promise.all([fetchToken(form.dataset.ipv4Url, 4), fetchToken(form.dataset.ipv6Url, 6)])
     tokenInput(form, 'ipv4Token').value = v4
