@@ -59,6 +59,10 @@ ${rows.map((r, i) => renderServerRow(tr, r, listings[i], `/serveur/${r.slug}${is
       ? tr.html('ranking.noPage', { page, link: html`<a href="${href({ page: 1 })}">${tr.t('ranking.firstPage')}</a>` })
       : filtered ? tr.t('ranking.noMatch') : isCurrent ? tr.t('ranking.empty') : tr.t('ranking.emptyPast', { month: label })}</p>`
 
+  // Past the end, the notice leads back; a pager there ("Page 9 of 2", Previous to page 8) would
+  // only lead to more missing pages.
+  const pager = pages > 1 && page <= pages
+
   // The filters fold away behind their summary (no script needed), so that on a phone the first
   // servers are on the first screen; they stay open while a filter is on.
   const body = html`<h1>${isCurrent ? tr.t('ranking.title') : tr.t('ranking.titleMonth', { month: label })}</h1>
@@ -88,7 +92,7 @@ ${rows.map((r, i) => renderServerRow(tr, r, listings[i], `/serveur/${r.slug}${is
 
 ${list}
 
-${pages > 1 ? html`<nav class="pager" aria-label="${tr.t('ranking.pages')}">
+${pager ? html`<nav class="pager" aria-label="${tr.t('ranking.pages')}">
   ${page > 1 ? html`<a class="button" rel="prev" href="${href({ page: page - 1 })}">${tr.t('ranking.previous')}</a>` : html`<span></span>`}
   <span class="muted">${tr.t('ranking.page', { page, pages })}</span>
   ${page < pages ? html`<a class="button" rel="next" href="${href({ page: page + 1 })}">${tr.t('ranking.next')}</a>` : html`<span></span>`}

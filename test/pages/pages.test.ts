@@ -70,6 +70,18 @@ describe('the ranking page', () => {
     expect(alpha.slug).toBe('alpha-valley')
   })
 
+  test('a page past the end says so and leads back, with no pager pointing at more missing pages', async () => {
+    const rt = testRuntime()
+    for (let i = 0; i < 51; i++) await seedServer(rt, { name: `Filler ${String(i).padStart(2, '0')}`, modes: ['pvp'] })
+    const app = await testApp(rt)
+    const past = await get(app, '/?mode=pvp&page=9')
+    expect(past.body).toContain('<p class="notice">There is no page 9. <a href="/?mode=pvp">Back to the first page</a>.</p>')
+    expect(past.body).not.toContain('class="pager"')
+    expect(past.body).not.toContain('page=8')
+    // The last page keeps its pager.
+    expect((await get(app, '/?mode=pvp&page=2')).body).toContain('<span class="muted">Page 2 of 2</span>')
+  })
+
   test('a search finds a name written with accented capitals, as typed or in another case', async () => {
     const rt = testRuntime()
     await seedServer(rt, { name: 'Émeraude Valley' })
