@@ -6,6 +6,7 @@ import { call, seedServer, testApp, testRuntime } from '../helpers.ts'
 import { recordExternalRequests, recordPageProblems } from '../dashboard/page-checks.ts'
 import { onFreeDualStackPort } from '../real-server.ts'
 import { seedListing } from './listing-seed.ts'
+import { motdFromChat, motdText } from '../../src/motd/format.ts'
 
 // The pages in a real browser (Debian's Chromium through playwright-core): the self-hosted
 // captcha widget solving the site's challenge on its own, the one-click vote, the dual-stack
@@ -257,6 +258,32 @@ describe('in a browser', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
         expect({ path, overflow }).toEqual({ path, overflow: 0 })
       }
+    } finally {
+      await page.close()
+      await app.stop()
+    }
+  }, 60_000)
+
+  test('a MOTD with a very long first line takes two lines in its ranking row, as the game\'s server list draws it', async () => {
+    const rt = testRuntime()
+    const { server } = await seedServer(rt, { name: 'Chatty Network' })
+    // A ping keeps up to 1,024 characters, all on one line if the server sends no line break.
+    const motd = motdFromChat({ text: `§6${'Welcome to the best network with many modes '.repeat(20)}` })
+    rt.db.run('INSERT INTO server_status (server_num, online, players_online, players_max, motd, motd_styled, last_ping_at) VALUES (?, 1, 3, 100, ?, ?, ?)',
+      [server.num, motdText(motd), JSON.stringify(motd), rt.clock.now()])
+    const app = (await testApp(rt)).listen({ hostname: '127.0.0.1', port: 0 })
+    const page = await browser().newPage({ viewport: PHONE })
+    try {
+      await page.goto(`http://127.0.0.1:${app.server!.port}/`)
+      const box = page.locator('ol.server-list > li .motd')
+      const lines = await box.evaluate((el) => {
+        const style = getComputedStyle(el)
+        return Math.round((el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight))
+      })
+      expect(lines).toBe(2)
+      // The row, Vote button included, still fits the phone's first screen.
+      const row = (await page.locator('ol.server-list > li').first().boundingBox())!
+      expect(row.y + row.height).toBeLessThanOrEqual(PHONE.height)
     } finally {
       await page.close()
       await app.stop()
