@@ -42,6 +42,19 @@ describe('a French site', () => {
     expect(page.body).not.toContain('Minecraft server ranking')
   })
 
+  test('a month whose name starts with a vowel reads as French in the title and the descriptions (never "de octobre")', async () => {
+    const { get } = await frenchSite()
+    for (const [month, name] of [['2026-10', 'octobre 2026'], ['2026-04', 'avril 2026'], ['2026-08', 'août 2026']]) {
+      const page = await get(`/?month=${month}`)
+      expect({ month, title: page.body.match(/<title>([^<]*)<\/title>/)![1] }).toEqual({ month, title: `Classement${NBSP}: ${name} · My Server List` })
+      expect(page.body).toContain(`<meta name="description" content="Le classement des serveurs Minecraft en ${name}, selon les votes des joueurs.">`)
+    }
+    // The current month's description, on 1 October.
+    const rt = testRuntime({ site: { language: 'fr' } }, Date.UTC(2026, 9, 1, 12))
+    const page = await call(await testApp(rt), 'GET', '/')
+    expect(await page.text()).toContain('<meta name="description" content="Les meilleurs serveurs Minecraft en octobre 2026, classés par les votes')
+  })
+
   test('every language version has its address: hreflang alternates, and each version is its own canonical page', async () => {
     const { get } = await frenchSite()
     const page = await get('/?month=2026-10')
