@@ -150,7 +150,21 @@ function setUpNameMessages() {
   })
 }
 
+// The ranking's filter form shows the filters of the list it sits on (the page writes them as the
+// fields' defaults). Back and Forward would show instead what was chosen there last, the filters
+// of the next list: the browser restores the fields (after DOMContentLoaded, before 'pageshow')
+// or the whole page (then 'pageshow' says persisted).
+function keepFiltersOfTheList() {
+  const form = document.querySelector('form.filters')
+  if (!(form instanceof HTMLFormElement)) return
+  window.addEventListener('pageshow', (event) => {
+    const navigation = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType('navigation')[0])
+    if (event.persisted || navigation?.type === 'back_forward') form.reset()
+  })
+}
+
 setUpCopyButtons()
+keepFiltersOfTheList()
 showLocalTimes()
 setUpNameMessages()
 setUpCaptchaWait()
