@@ -51,7 +51,7 @@ export function voteRoutes(rt: VoteRoutesDeps) {
       query: PageQuery,
       detail: {
         summary: 'Vote page',
-        description: 'HTML. The vote form of a listed server; `pseudo` pre-fills the player name. The captcha starts solving when the page opens. The form posts to POST /serveur/{slug}/voter; after a vote (`?vote=<id>`) the page is the thank-you with the next vote time instead of the form, until that time; after it, the form again with the name of that vote filled in.',
+        description: 'HTML. The vote form of a listed server; `pseudo` pre-fills the player name. The captcha starts solving when the page opens. The form posts to POST /serveur/{slug}/voter; after a vote (`?vote=<id>`) the page is the thank-you with the next vote time (and a link to the form for anyone else) instead of the form, until that time; after it, the form again with the name of that vote filled in.',
         tags: ['Pages'],
       },
     })

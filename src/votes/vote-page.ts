@@ -37,6 +37,8 @@ const renderTime = (tr: Tr, ms: number) => {
   return html`<time datetime="${iso}">${tr.dateTime(ms)}</time><span data-local-time="${iso}"></span>`
 }
 
+// The thank-you stays at its address until the next vote is possible, and that address is what a
+// player copies from the address bar to invite friends: they get a way to their own vote.
 function renderThanks(tr: Tr, server: Server, voted: { pseudo: string; createdAt: number }, intervalMinutes: number) {
   const next = voted.createdAt + intervalMinutes * 60_000
   return html`<section class="notice notice-success" role="status" aria-labelledby="thanks">
@@ -44,6 +46,7 @@ function renderThanks(tr: Tr, server: Server, voted: { pseudo: string; createdAt
   <p>${tr.t('vote.recorded', { name: server.name, time: tr.dateTime(voted.createdAt) })}</p>
   <p>${tr.html('vote.again', { time: renderTime(tr, next) })}</p>
   <p><a class="button button-primary" href="/serveur/${server.slug}">${tr.t('vote.back', { name: server.name })}</a></p>
+  <p><a href="/serveur/${server.slug}/voter">${tr.t('vote.notYou', { pseudo: voted.pseudo })}</a></p>
 </section>`
 }
 

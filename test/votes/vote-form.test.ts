@@ -227,6 +227,16 @@ describeBackends('POST /serveur/{slug}/voter (HTML form)', (backend) => {
     expect(later).toMatch(/<input[^>]*id="pseudo"[^>]*value="Steve"/)
   })
 
+  // After a vote the address bar holds the confirmation's address, and that is what a player copies
+  // to invite friends: they get the form from it, not a thank-you with no way to vote.
+  test('the confirmation opened by someone else leads to the form for their own name', async () => {
+    const { server, form, app } = await setUp(backend)
+    const location = (await form('pseudo=Steve', '203.0.113.7')).headers.get('location')!
+    const page = await (await call(app, 'GET', location)).text()
+    expect(page).toContain(`<p><a href="/serveur/${server.slug}/voter">Not Steve? Vote with your own name</a></p>`)
+    expect(await (await call(app, 'GET', `/serveur/${server.slug}/voter`)).text()).toContain('data-vote-form')
+  })
+
   test('a refused vote shows the form again with the reason, the typed name and the right status', async () => {
     const { form } = await setUp(backend)
     await form('pseudo=Steve', '203.0.113.7')
