@@ -29,11 +29,12 @@ export interface PageMeta {
 
 const DESCRIPTION_MAX = 160
 
-// Meta descriptions are cut at a word near 160 characters, as search engines show them.
+// Meta descriptions are cut at a word near 160 characters, as search engines show them; a cut
+// inside an emoji (two UTF-16 units) would leave half of it, sent as "�".
 export function summarize(text: string, max = DESCRIPTION_MAX): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   if (flat.length <= max) return flat
-  const cut = flat.slice(0, max - 1)
+  const cut = flat.slice(0, /[\uD800-\uDBFF]/.test(flat[max - 2]) ? max - 2 : max - 1)
   return `${cut.slice(0, cut.lastIndexOf(' ') > max / 2 ? cut.lastIndexOf(' ') : cut.length)}…`
 }
 

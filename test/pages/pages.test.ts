@@ -82,6 +82,14 @@ describe('the ranking page', () => {
     expect((await get(app, '/?mode=pvp&page=2')).body).toContain('<span class="muted">Page 2 of 2</span>')
   })
 
+  test('a server\'s description cut for the meta description never splits an emoji into a broken character', async () => {
+    const rt = testRuntime()
+    const { server } = await seedServer(rt, { name: 'Emoji Land', description: `${'a'.repeat(100)}${'😀'.repeat(60)}` })
+    const body = (await get(await testApp(rt), `/serveur/${server.slug}`)).body
+    expect(body).not.toContain('\uFFFD')
+    expect(body).toContain(`<meta name="description" content="${'a'.repeat(100)}${'😀'.repeat(29)}…">`)
+  })
+
   test('a search finds a name written with accented capitals, as typed or in another case', async () => {
     const rt = testRuntime()
     await seedServer(rt, { name: 'Émeraude Valley' })
