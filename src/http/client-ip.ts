@@ -1,4 +1,4 @@
-import { ipKey, isIP } from '../net/ip.ts'
+import { ipKey, isIP, plainAddress } from '../net/ip.ts'
 
 export interface SocketInfo {
   requestIP(request: Request): { address: string } | null
@@ -16,15 +16,18 @@ function forwardedAddress(entry: string): string | null {
 
 // The voter's / caller's address: the socket's, or behind a trusted proxy the right-most
 // X-Forwarded-For entry (the one the proxy itself appended; entries to its left are whatever
-// the client claimed). Null when neither is known (e.g. a request handled in-process).
+// the client claimed). Null when neither is known (e.g. a request handled in-process). An IPv4
+// client seen through a dual-stack socket (::ffff:a.b.c.d) is its IPv4 address: the vote records,
+// and pushes to Votifier, the address the owner's plugins know the player by.
 export function clientAddress(request: Request, server: SocketInfo | null | undefined, trustProxy: boolean): string | null {
   if (trustProxy) {
     const xff = request.headers.get('x-forwarded-for')
     const last = xff?.split(',').map((s) => s.trim()).filter(Boolean).pop()
     const address = last ? forwardedAddress(last) : null
-    if (address) return address
+    if (address) return plainAddress(address)
   }
-  return server?.requestIP(request)?.address ?? null
+  const address = server?.requestIP(request)?.address
+  return address ? plainAddress(address) : null
 }
 
 // The key a per-client rate limit counts under: the address (an IPv6 client per /64, so rotating

@@ -87,6 +87,15 @@ export const ipFamily = (text: string): 4 | 6 | null => {
   return b ? (b.length === 4 ? 4 : 6) : null
 }
 
+// An IPv4-mapped IPv6 address (what a dual-stack listener, or a proxy on one, reports for an IPv4
+// client) written as the IPv4 address it is: what a Votifier listener's plugins compare with a
+// player's address. Any other text is returned as is.
+export function plainAddress(address: string): string {
+  if (!address.includes(':')) return address
+  const b = parseIp(address)
+  return b?.length === 4 ? b.join('.') : address
+}
+
 const inV4 = (b: Uint8Array, net: number[], bits: number) => {
   for (let i = 0; i < 4 && bits > 0; i++, bits -= 8) {
     const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff

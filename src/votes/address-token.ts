@@ -1,6 +1,6 @@
 import { invalidParameter } from '../http/errors.ts'
 import { hmacSha256 } from '../ids.ts'
-import { ipFamily } from '../net/ip.ts'
+import { ipFamily, plainAddress } from '../net/ip.ts'
 
 // Dual-stack capture: the vote page asks the site's IPv4-only and IPv6-only hosts
 // (site.ipv4_url / site.ipv6_url) for a token that binds the address the request came from,
@@ -24,10 +24,6 @@ function keyOf(secret: Uint8Array): Buffer {
 
 const sign = (secret: Uint8Array, body: string) => hmacSha256(keyOf(secret), body)
 
-// An IPv4-mapped IPv6 address (what a dual-stack listener reports for an IPv4 client) is written
-// as the IPv4 address it is.
-const plain = (address: string) => (ipFamily(address) === 4 && address.includes(':') ? address.slice(address.lastIndexOf(':') + 1) : address)
-
 export interface AddressToken {
   token: string
   address: string
@@ -38,7 +34,7 @@ export interface AddressToken {
 export function issueAddressToken(secret: Uint8Array, address: string, now: number): AddressToken {
   const family = ipFamily(address)
   if (!family) throw new Error(`not an IP address: ${address}`)
-  const text = plain(address)
+  const text = plainAddress(address)
   const expiresAt = now + ADDRESS_TOKEN_TTL_MS
   const body = Buffer.from(`${text}|${expiresAt}`).toString('base64url')
   return { token: `${body}.${sign(secret, body).toString('base64url')}`, address: text, family, expiresAt }

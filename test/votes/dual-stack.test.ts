@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { describeBackends } from '../backends.ts'
 import { type BackendRuntime, call, cleanupTemp, seedServer, siteOn, testApp } from '../helpers.ts'
+import { useDeliveryHandler } from '../deliveries/setup.ts'
+import { startVotifierReceiver } from '../push/votifier-receiver.ts'
 import { onFreeDualStackPort } from '../real-server.ts'
 
 afterAll(cleanupTemp)
@@ -83,5 +85,44 @@ describeBackends('dual-stack capture on a real listener (127.0.0.1 and ::1)', (b
     })
     expect(r.status).toBe(201)
     expect(await rt.rows('SELECT ip_key AS k FROM vote_address')).toEqual([{ k: '4:203.0.113.9' }])
+  })
+
+  test('an IPv4 voter on a dual-stack listener (::) is pushed as its IPv4 address, not ::ffff:a.b.c.d', async () => {
+    const receiver = startVotifierReceiver({ tokens: { MyServerList: 'tok' } })
+    const { port, rt, app } = await onFreeDualStackPort(async (port) => {
+      const rt = await siteOn(backend, { site: { base_url: `http://localhost:${port}` }, network: { allow_private_targets: true } })
+      return { port, rt, app: (await testApp(rt)).listen({ hostname: '::', port }) }
+    })
+    useDeliveryHandler(rt)
+    const { server } = await seedServer(rt)
+    await rt.store.channels.putVotifier({ serverId: server.id, host: '127.0.0.1', port: receiver.port, protocol: 'v2', publicKey: null, token: 'tok' }, rt.clock.now())
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/serveur/${server.slug}/voter`, {
+        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', origin: `http://localhost:${port}` }, body: JSON.stringify({ pseudo: 'Steve' }),
+      })
+      expect(r.status).toBe(201)
+      await rt.queue.drain()
+      expect(receiver.votes.map((v) => v.address)).toEqual(['127.0.0.1'])
+      expect(await rt.rows('SELECT address FROM vote_address')).toEqual([{ address: '127.0.0.1' }])
+    } finally {
+      receiver.stop()
+      await app.stop()
+    }
+  })
+
+  test('a proxy on a dual-stack socket that forwards ::ffff:a.b.c.d: the IPv4 address is recorded', async () => {
+    const rt = await siteOn(backend, { http: { trust_proxy: true } })
+    const { server } = await seedServer(rt)
+    const app = await testApp(rt)
+    const r = await call(app, 'POST', `/serveur/${server.slug}/voter`, {
+      body: { pseudo: 'Steve' }, headers: { accept: 'application/json', 'x-forwarded-for': '::ffff:203.0.113.9' },
+    })
+    expect(r.status).toBe(201)
+    // The same address written in hexadecimal groups (::ffff:cb00:710a is 203.0.113.10).
+    const hex = await call(app, 'POST', `/serveur/${server.slug}/voter`, {
+      body: { pseudo: 'Alex' }, headers: { accept: 'application/json', 'x-forwarded-for': '::ffff:cb00:710a' },
+    })
+    expect(hex.status).toBe(201)
+    expect(await rt.rows('SELECT address FROM vote_address ORDER BY address DESC')).toEqual([{ address: '203.0.113.9' }, { address: '203.0.113.10' }])
   })
 })
