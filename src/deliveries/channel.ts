@@ -84,7 +84,7 @@ export function channelTarget(deps: ChannelDeps, d: Delivery, settings: ChannelS
     return {
       // Discord limits each webhook on its own: its id (the URL's path without the token).
       target: `discord ${url.replace(/\/[^/]*$/, '')}`,
-      send: () => sendDiscord(url, discordBody(d.payload, d.test, deps.config, deps.siteUrl), { allowPrivate, lookup, ca: deps.net?.ca, timeoutMs: deps.config.deliveries.webhook_timeout }),
+      send: () => sendDiscord(url, discordBody(d.payload, d.test, deps.config, deps.siteUrl), { allowPrivate, lookup, ca: deps.net?.ca, timeoutMs: deps.config.deliveries.webhook_timeout, test: d.test }),
     }
   }
   const { url, secret } = settings as WebhookSettings

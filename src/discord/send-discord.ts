@@ -60,7 +60,9 @@ function retryAfterMs(res: Response, body: { retry_after?: number }): number | n
   return Math.ceil(Math.max(fromBody ?? 0, fromHeader ?? 0) * 1000)
 }
 
-export async function sendDiscord(webhookUrl: string, body: string, opts: PostOptions): Promise<DiscordResult> {
+// `test`: the Test button's message, which is never sent again: a rate limit tells the owner when
+// to press Test again rather than promise a next attempt.
+export async function sendDiscord(webhookUrl: string, body: string, opts: PostOptions & { test?: boolean }): Promise<DiscordResult> {
   let url: URL
   try {
     url = new URL(webhookUrl)
@@ -85,7 +87,8 @@ export async function sendDiscord(webhookUrl: string, body: string, opts: PostOp
     if (asked === null) throw new DeliveryFailure(`${answer}, a rate limit without saying how long to wait`, { httpStatus: status })
     const waitMs = Math.min(asked, MAX_WAIT_MS)
     const capped = asked > MAX_WAIT_MS ? ' (it asked for more than the longest wait votelist allows)' : ''
-    throw new DeliveryFailure(`${answer}: rate limited${err.global ? ' (across all of this site\'s webhooks)' : ''}, so the next attempt waits ${seconds(waitMs)}, as Discord asked${capped}`, { httpStatus: status, retryAfterMs: waitMs })
+    const after = opts.test ? `; a test is not sent again: press Test after ${seconds(waitMs)}` : `, so the next attempt waits ${seconds(waitMs)}, as Discord asked`
+    throw new DeliveryFailure(`${answer}: rate limited${err.global ? ' (across all of this site\'s webhooks)' : ''}${after}${capped}`, { httpStatus: status, retryAfterMs: waitMs })
   }
   if (status === 404) throw new DeliveryFailure(`${answer} — the webhook no longer exists in Discord: set a new webhook URL, then Redeliver`, { httpStatus: status, final: true })
   if (status === 401) throw new DeliveryFailure(`${answer} — the URL's token is wrong (was the webhook's URL reset?): set the new URL, then Redeliver`, { httpStatus: status, final: true })

@@ -85,6 +85,18 @@ describeBackends('votes to Discord', (backend) => {
     expect(await list('?channel=webhook')).toEqual([])
   })
 
+  test('429 to the Test button: the owner is told to test again after the wait, not that a next attempt will come', async () => {
+    const { r, rt, owner, server } = await withDiscord(backend)
+    const app = await testApp(rt)
+    const headers = { cookie: `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, owner.id)).token}` }
+    r.reply({ status: 429, retryAfter: 2 })
+    const tested = await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers, body: {} })
+    const error = 'Discord answered 429: "You are being rate limited.": rate limited; a test is not sent again: press Test after 2 s'
+    expect(await tested.json()).toEqual({ ok: true, results: [{ channel: 'discord', status: 'failed', error, durationMs: expect.any(Number) }] })
+    expect((await attemptRows(rt)).map((a) => [a.status, a.error, a.nextAttemptAt])).toEqual([['failed', error, null]])
+    expect(await jobCount(rt)).toBe(0)
+  })
+
   test('429: the next attempt waits retry_after, is not counted, and holds the other messages to that webhook', async () => {
     const { r, rt, server } = await withDiscord(backend)
     r.reply({ status: 429, retryAfter: 1.5, header: '2' })
