@@ -2,7 +2,7 @@ import { CHANNEL_LABELS } from '../channels/schema.ts'
 import { notFound, refusal } from '../http/errors.ts'
 import { use, type TxScript } from '../db/store.ts'
 import { newId } from '../ids.ts'
-import { DeliveryFailure } from '../net/guard.ts'
+import { DeliveryFailure, seconds } from '../net/guard.ts'
 import { monthOf } from '../servers/month.ts'
 import type { Server } from '../servers/repo.ts'
 import { attempt, type DeliveriesTx, type DeliveryDeps, type DeliveryJob } from './attempt.ts'
@@ -41,10 +41,16 @@ export async function sendTestVotes(deps: DeliveryDeps, server: Server, pseudo: 
   return Promise.all(ids.map(async (id): Promise<TestResult> => {
     const d = (await deps.store.deliveries.get(id))!
     const channel = channelTarget(deps, d, await channelSettings(deps.store.channels, d))
-    const entered = !channel || deps.deliveryGate.enter(channel.target)
-    const busy = () => Promise.reject(new DeliveryFailure('too many deliveries to this target are in progress right now; try again in a moment'))
+    // A target whose receiver asked for a pause (Discord's 429) gets no test either until it ends:
+    // each request meanwhile is refused again, and counts against the site with Discord.
+    const heldUntil = channel && deps.deliveryGate.heldUntil(channel.target, now)
+    const entered = !channel || (!heldUntil && deps.deliveryGate.enter(channel.target))
+    const refused = (text: string) => () => Promise.reject(new DeliveryFailure(text))
+    const send = heldUntil
+      ? refused(`rate limited: ${d.channel === 'discord' ? 'Discord' : 'the receiver'} asked to wait before the next message to this ${d.channel === 'discord' ? 'webhook' : 'target'}; a test is not sent again: press Test after ${seconds(heldUntil - now)}`)
+      : refused('too many deliveries to this target are in progress right now; try again in a moment')
     try {
-      const r = await attempt(deps, d, entered ? channel : { target: channel.target, send: busy })
+      const r = await attempt(deps, d, entered ? channel : { target: channel.target, send })
       if (!r) return { channel: d.channel, status: 'failed', error: 'the server was deleted during the test', durationMs: 0 }
       return { channel: d.channel, status: r.status === 'succeeded' ? 'succeeded' : 'failed', error: r.error, durationMs: r.durationMs }
     } finally {

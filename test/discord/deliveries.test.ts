@@ -97,6 +97,26 @@ describeBackends('votes to Discord', (backend) => {
     expect(await jobCount(rt)).toBe(0)
   })
 
+  test('while Discord asks to wait, the Test button sends nothing to that webhook and says when to try again', async () => {
+    const { r, rt, owner, server } = await withDiscord(backend)
+    const app = await testApp(rt)
+    const headers = { cookie: `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, owner.id)).token}` }
+    r.reply({ status: 429, retryAfter: 30 })
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    expect(r.received.length).toBe(1)
+    rt.clock.advance(10_000)
+    const tested = await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers, body: {} })
+    const error = 'rate limited: Discord asked to wait before the next message to this webhook; a test is not sent again: press Test after 20 s'
+    expect(await tested.json()).toEqual({ ok: true, results: [{ channel: 'discord', status: 'failed', error, durationMs: expect.any(Number) }] })
+    expect(r.received.length).toBe(1)
+    rt.clock.advance(20_000)
+    await rt.queue.drain()
+    const again = await call(app, 'POST', `/api/v1/me/servers/${server.slug}/test`, { headers, body: {} })
+    expect((await again.json()).results[0]).toMatchObject({ channel: 'discord', status: 'succeeded', error: null })
+    expect(r.received.map((m) => m.json.embeds[0].fields[0].value)).toEqual(['Steve', 'Steve', 'VotelistTest'])
+  })
+
   test('429: the next attempt waits retry_after, is not counted, and holds the other messages to that webhook', async () => {
     const { r, rt, server } = await withDiscord(backend)
     r.reply({ status: 429, retryAfter: 1.5, header: '2' })
