@@ -8,7 +8,7 @@ import type { ChannelsRepo } from './channels/repo.ts'
 import { sqliteChannelsRepo } from './channels/sqlite-repo.ts'
 import type { ClusterRepo } from './cluster/repo.ts'
 import { migrate } from './db/migrate.ts'
-import { openDatabase } from './db/open.ts'
+import { closeToOthers, openDatabase } from './db/open.ts'
 import { readBatches, type ReadBatches } from './db/read-batch.ts'
 import { prepareOnFirstUse } from './db/prepare-on-first-use.ts'
 import { createSqliteStore } from './db/sqlite-store.ts'
@@ -92,6 +92,7 @@ export function openSqliteStore(path: string, now: number, policy: ListingPolicy
   const db = openDatabase(path)
   try {
     const migrated = migrate(db, undefined, now)
+    if (migrated.length) closeToOthers(path)
     return { store: sqliteStore(db, policy), migrated }
   } catch (e) {
     db.close()

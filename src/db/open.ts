@@ -45,6 +45,25 @@ function createPrivately(path: string) {
   }
 }
 
+// Versions before 2026-11-28 let SQLite create the database with the umask's mode: from a shell
+// (022) every user of the machine can read the password hashes and the site's secret. Called
+// when an upgrade has migrated the database (never at an ordinary start, which makes no extra
+// system call): the file, its -wal and -shm (given its mode by SQLite) are closed to other users.
+// The owner's and the group's rights stay as they are: a group may have been given access on
+// purpose (a backup tool's). A file this user may not change (another user's) is left as it is.
+export function closeToOthers(path: string): void {
+  if (path === ':memory:' || path === '') return
+  const fs = nodeFs()
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      const mode = fs.statSync(file).mode & 0o7777
+      if (mode & 0o007) fs.chmodSync(file, mode & ~0o007)
+    } catch {
+      // No -wal or -shm, or not this user's file.
+    }
+  }
+}
+
 // How long a connection waits for another's write lock before SQLITE_BUSY, on every connection
 // the site opens to its file (the worker threads' too).
 export const BUSY_TIMEOUT_MS = 5000

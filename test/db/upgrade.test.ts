@@ -2,8 +2,10 @@
 // a kill -9 (a retry scheduled, a push cut short), opened by this one. Built from the first
 // release's nine migrations (checked below to be the very files it shipped) and rows written the
 // way its code wrote them (payloads, hashes, the session token), not by this release's code.
+import { Database } from 'bun:sqlite'
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
+import { chmodSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { SignJWT } from 'jose'
 import { manualClock } from '../../src/clock.ts'
@@ -13,6 +15,7 @@ import { openDatabase } from '../../src/db/open.ts'
 import { registerDeliveryWork } from '../../src/deliveries/attempt.ts'
 import { memoryLogger } from '../../src/log.ts'
 import { recoverInterruptedWork } from '../../src/site.ts'
+import { openSqliteStore } from '../../src/store.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { call, cleanupTemp, sqliteSite, tempDir, testApp, testConfig, testLookup, type TestRuntime } from '../helpers.ts'
 import { startVotifierReceiver } from '../push/votifier-receiver.ts'
@@ -146,5 +149,23 @@ describe('upgrading from the first release', () => {
     expect(await get('/api/v1/server', key)).toMatchObject({ monthlyVotes: 3, totalVotes: 3 })
     expect(rt.db.query(`SELECT votes FROM server_month WHERE server_id = 's1'`).get()).toEqual({ votes: 3 })
     await expect(recordVote(rt, alpha, 'Herobrine', ['203.0.113.7'])).rejects.toThrow('this address has already voted for Alpha')
+  })
+
+  // Versions before 2026-11-28 let SQLite create the database with the umask's mode: from a shell
+  // (022) every user of the machine could read the password hashes and the site's secret, which
+  // signs sessions, and forge an administrator's session. An upgrade closes it to them; the
+  // owner's and the group's rights are left as the administrator set them.
+  test('a database an older version left readable by every user (644) is closed to them by the upgrade: 640 with its -wal and -shm', () => {
+    const path = join(tempDir(), 'votelist.db')
+    const db = new Database(path, { create: true }) // as they opened it: the umask's mode
+    db.run('PRAGMA journal_mode = WAL')
+    migrate(db, firstRelease, T0)
+    db.close()
+    chmodSync(path, 0o644) // whatever this process's umask
+    const { store } = openSqliteStore(path, T0, { requireVerification: false })
+    const mode = (file: string) => (statSync(file).mode & 0o777).toString(8)
+    const modes = { db: mode(path), wal: mode(`${path}-wal`), shm: mode(`${path}-shm`) }
+    store.close()
+    expect(modes).toEqual({ db: '640', wal: '640', shm: '640' })
   })
 })
