@@ -89,7 +89,7 @@ const builtInDefault = (io: Io) => `no --config was given and there is no ./vote
 
 // Opens the store of the configured site for one command, quietly, and closes it afterwards.
 async function withStore<T>(values: Record<string, unknown>, io: Io, fn: (rt: StoreRuntime) => Promise<T>, existing = false): Promise<T> {
-  const rt = await openStore(existing ? existingDbConfig(values, io) : dbConfig(values, io), { log: createLogger('error') })
+  const rt = await openStore(existing ? existingDbConfig(values, io) : dbConfig(values, io), { log: createLogger('error'), besideSite: true })
   try {
     return await fn(rt)
   } finally {

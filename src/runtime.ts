@@ -24,6 +24,8 @@ export interface StoreRuntime<S extends Store = Store> {
 export interface RuntimeOptions {
   clock?: Clock
   log?: Logger
+  // A command run beside the site (not serve): it refuses to migrate a database a serve is using.
+  besideSite?: boolean
 }
 
 // The backend is the configuration's: PostgreSQL when database.url is set, else the SQLite file.
@@ -34,7 +36,7 @@ export async function openStore(config: Config, opts: RuntimeOptions = {}): Prom
   const policy = listingPolicy(config)
   const { store, migrated } = url
     ? await (await import('./store-postgres.ts')).openPostgresStore({ url, poolSize, statementTimeoutMs, label: databaseLabel(config) }, clock.now(), policy)
-    : openSqliteStore(path, clock.now(), policy)
+    : openSqliteStore(path, clock.now(), policy, opts.besideSite)
   try {
     return storeRuntime({ config, store, migrated, secret: await store.settings.get('secret') }, opts)
   } catch (e) {

@@ -7,7 +7,7 @@ import { sqliteCaptchaRepo } from './captcha/sqlite-repo.ts'
 import type { ChannelsRepo } from './channels/repo.ts'
 import { sqliteChannelsRepo } from './channels/sqlite-repo.ts'
 import type { ClusterRepo } from './cluster/repo.ts'
-import { migrate } from './db/migrate.ts'
+import { migrate, refuseMigratingUnderServe } from './db/migrate.ts'
 import { closeToOthers, openDatabase } from './db/open.ts'
 import { readBatches, type ReadBatches } from './db/read-batch.ts'
 import { prepareOnFirstUse } from './db/prepare-on-first-use.ts'
@@ -87,10 +87,12 @@ export function sqliteStore(db: Database, policy: ListingPolicy) {
 export type SqliteStore = ReturnType<typeof sqliteStore>
 
 // Opens the SQLite file, applies the migrations it lacks and builds the store. `migrated`: the
-// migrations applied now.
-export function openSqliteStore(path: string, now: number, policy: ListingPolicy): { store: SqliteStore; migrated: string[] } {
+// migrations applied now. `besideSite`: a command run beside the site, which must not migrate the
+// database of a running serve.
+export function openSqliteStore(path: string, now: number, policy: ListingPolicy, besideSite = false): { store: SqliteStore; migrated: string[] } {
   const db = openDatabase(path)
   try {
+    if (besideSite) refuseMigratingUnderServe(db, path)
     const migrated = migrate(db, undefined, now)
     if (migrated.length) closeToOthers(path)
     return { store: sqliteStore(db, policy), migrated }

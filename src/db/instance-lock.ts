@@ -61,6 +61,27 @@ export function acquireInstanceLock(databasePath: string): { release(): void; ab
   }
 }
 
+// Whether a serve (of any version) holds the instance lock of `databasePath` now. A read of the
+// lock file is refused while a serve holds its exclusive lock; the file is never created here.
+export function instanceLockHeld(databasePath: string): boolean {
+  if (databasePath === ':memory:') return false
+  let db: Database
+  try {
+    db = new Database(`${databasePath}.lock`, { readonly: true })
+  } catch {
+    return false
+  }
+  try {
+    db.run('PRAGMA busy_timeout = 0')
+    db.query('PRAGMA user_version').get()
+    return false
+  } catch {
+    return true
+  } finally {
+    db.close()
+  }
+}
+
 // The lock is taken before the database is opened (serve: a second one must not write to a
 // database another one uses, not even to migrate it), so on a first start the data folder is
 // created here, as src/db/open.ts would create it: its user's alone. Whether the file was there is

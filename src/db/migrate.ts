@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { migrations as embedded, type Migration } from './migrations.ts'
+import { instanceLockHeld } from './instance-lock.ts'
 import { StorageError, storageFault } from './storage-error.ts'
 
 export class MigrationError extends Error {}
@@ -76,4 +77,16 @@ function probeWrite(db: Database) {
   } finally {
     db.run('ROLLBACK')
   }
+}
+
+// For a command run beside the site (user add, migrate…), before it migrates: a serve running on
+// the database that lacks migrations is an older version, which would go on writing with its code
+// to the newer schema (and then refuse to start again). serve keeps a newer serve off with its
+// lock; this keeps the other commands of a newer version off in the same way.
+export function refuseMigratingUnderServe(db: Database, path: string, list: readonly Migration[] = embedded): void {
+  const found = db.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migration'`).get()
+  const done = found ? (db.query('SELECT name FROM schema_migration').all() as { name: string }[]).map((r) => r.name) : []
+  const pending = pendingMigrations(list, done)
+  if (!pending.length || !instanceLockHeld(path)) return
+  throw new MigrationError(`a votelist serve of an older version is running on ${path} (its database lacks ${pending.map((m) => m.name).join(', ')}): this command would migrate the database under it; restart the service with this version (it migrates the database as it starts), then run the command again`)
 }

@@ -5,10 +5,12 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
-import { chmodSync, statSync } from 'node:fs'
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { SignJWT } from 'jose'
+import { EXIT, runCli } from '../../src/cli.ts'
 import { manualClock } from '../../src/clock.ts'
+import { acquireInstanceLock } from '../../src/db/instance-lock.ts'
 import { migrate } from '../../src/db/migrate.ts'
 import { migrations } from '../../src/db/migrations.ts'
 import { openDatabase } from '../../src/db/open.ts'
@@ -167,5 +169,39 @@ describe('upgrading from the first release', () => {
     const modes = { db: mode(path), wal: mode(`${path}-wal`), shm: mode(`${path}-shm`) }
     store.close()
     expect(modes).toEqual({ db: '640', wal: '640', shm: '640' })
+  })
+
+  // serve takes the instance lock before it opens the database, so that a newer version tried by
+  // hand beside the running service does not migrate the database under it. The other commands
+  // of a newer version (a binary copied over the old one before the restart, or tried from a
+  // download folder) did: the older site went on writing to a schema it does not know, and could
+  // not start again.
+  test('a command of this version beside a running serve of an older one refuses to migrate its database, and leaves it as it was', async () => {
+    const dir = tempDir()
+    mkdirSync(join(dir, 'data'))
+    const path = join(dir, 'data', 'votelist.db')
+    const db = openDatabase(path)
+    migrate(db, firstRelease, T0)
+    db.close()
+    writeFileSync(join(dir, 'votelist.toml'), '[site]\nservice_name = "UpgradeTest"\n')
+    const command = async (...argv: string[]) => {
+      const err: string[] = []
+      const code = await runCli([...argv, '--config', join(dir, 'votelist.toml')], { out: () => {}, err: (l) => err.push(l), cwd: dir, lookup: testLookup })
+      return { code, err: err.join('\n') }
+    }
+    const applied = () => {
+      const read = openDatabase(path)
+      const n = (read.query('SELECT count(*) AS n FROM schema_migration').get() as { n: number }).n
+      read.close()
+      return n
+    }
+    const olderServe = acquireInstanceLock(path)
+    for (const argv of [['migrate'], ['user', 'add', '--email', 'new@example.com', '--password', PASSWORD]]) {
+      expect(await command(...argv)).toEqual({ code: EXIT.failure, err: `votelist ${argv[0]}: a votelist serve of an older version is running on ${path} (its database lacks ${migrations.slice(FIRST_RELEASE.length).map((m) => m.name).join(', ')}): this command would migrate the database under it; restart the service with this version (it migrates the database as it starts), then run the command again` })
+    }
+    expect(applied()).toBe(FIRST_RELEASE.length)
+    olderServe.release()
+    expect((await command('migrate')).code).toBe(EXIT.ok)
+    expect(applied()).toBe(migrations.length)
   })
 })
