@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { migrate } from './migrate.ts'
+import { migrate, refuseMigratingUnderServe } from './migrate.ts'
 import { openDatabase } from './open.ts'
 import { connectPostgres, postgresFault, rows, sendable, type Pg } from './postgres-client.ts'
 import { migratePostgresInTransaction } from './postgres-migrate.ts'
@@ -28,6 +28,7 @@ export async function copySqliteToPostgres(path: string, url: string, label: str
   const source = openDatabase(path)
   const pg = connectPostgres({ url, poolSize: 2, statementTimeoutMs: 0 })
   try {
+    refuseMigratingUnderServe(source, path)
     migrate(source)
     const present = await rows<{ name: string }>(pg, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")
       .catch((e) => { throw postgresFault(e, label, '--to') })
