@@ -80,13 +80,13 @@ function probeWrite(db: Database) {
 }
 
 // For a command run beside the site (user add, migrate…), before it migrates: a serve running on
-// the database that lacks migrations is an older version, which would go on writing with its code
-// to the newer schema (and then refuse to start again). serve keeps a newer serve off with its
+// the database that lacks migrations is an older version (or this one, migrating as it starts),
+// which would go on writing with its code to the newer schema (and then refuse to start again). serve keeps a newer serve off with its
 // lock; this keeps the other commands of a newer version off in the same way.
 export function refuseMigratingUnderServe(db: Database, path: string, list: readonly Migration[] = embedded): void {
   const found = db.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migration'`).get()
   const done = found ? (db.query('SELECT name FROM schema_migration').all() as { name: string }[]).map((r) => r.name) : []
   const pending = pendingMigrations(list, done)
   if (!pending.length || !instanceLockHeld(path)) return
-  throw new MigrationError(`a votelist serve of an older version is running on ${path} (its database lacks ${pending.map((m) => m.name).join(', ')}): this command would migrate the database under it; restart the service with this version (it migrates the database as it starts), then run the command again`)
+  throw new MigrationError(`a votelist serve is running on ${path} and the database lacks ${pending.map((m) => m.name).join(', ')}: the serve is an older version (or this one still migrating as it starts), and this command would migrate the database under it; restart the service with this version (it migrates the database as it starts), then run the command again`)
 }

@@ -197,7 +197,7 @@ describe('upgrading from the first release', () => {
     }
     const olderServe = acquireInstanceLock(path)
     for (const argv of [['migrate'], ['user', 'add', '--email', 'new@example.com', '--password', PASSWORD], ['db', 'copy', '--to', 'postgres://votelist@127.0.0.1:1/unreachable']]) {
-      expect(await command(...argv)).toEqual({ code: EXIT.failure, err: `votelist ${argv[0]}: a votelist serve of an older version is running on ${path} (its database lacks ${migrations.slice(FIRST_RELEASE.length).map((m) => m.name).join(', ')}): this command would migrate the database under it; restart the service with this version (it migrates the database as it starts), then run the command again` })
+      expect(await command(...argv)).toEqual({ code: EXIT.failure, err: `votelist ${argv[0]}: a votelist serve is running on ${path} and the database lacks ${migrations.slice(FIRST_RELEASE.length).map((m) => m.name).join(', ')}: the serve is an older version (or this one still migrating as it starts), and this command would migrate the database under it; restart the service with this version (it migrates the database as it starts), then run the command again` })
     }
     expect(applied()).toBe(FIRST_RELEASE.length)
     olderServe.release()
