@@ -1,5 +1,5 @@
 import { exec, lockUntilCommit, row, rows, type Pg } from '../db/postgres-client.ts'
-import { publicUser, type PasswordReset, type PasswordResetsRepo, type SessionRow, type SessionsRepo, type SettingsRepo, type UserWithHash, type UsersRepo } from './repo.ts'
+import { emailKey, emailKeys, publicUser, type PasswordReset, type PasswordResetsRepo, type SessionRow, type SessionsRepo, type SettingsRepo, type UserWithHash, type UsersRepo } from './repo.ts'
 
 // "user" is a reserved word in PostgreSQL: quoted.
 const cols = 'id, email, password_hash AS "passwordHash", is_admin AS "isAdmin", disabled_at IS NOT NULL AS disabled, created_at AS "createdAt"'
@@ -16,9 +16,9 @@ export function postgresUsersRepo(pg: Pg) {
     serialiseCreation: () => lockUntilCommit(pg, CREATION_LOCK),
     async insert(u) {
       await exec(pg, 'INSERT INTO "user" (id, email, email_key, password_hash, is_admin, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-        [u.id, u.email, u.email.toLowerCase(), u.passwordHash, u.isAdmin ? 1 : 0, u.createdAt])
+        [u.id, u.email, emailKey(u.email), u.passwordHash, u.isAdmin ? 1 : 0, u.createdAt])
     },
-    byEmail: async (email) => toUser(await row<Row>(pg, `SELECT ${cols} FROM "user" WHERE email_key = $1`, [email.toLowerCase()])),
+    byEmail: async (email) => toUser(await row<Row>(pg, `SELECT ${cols} FROM "user" WHERE email_key IN ($1, $2) LIMIT 1`, emailKeys(email))),
     byId: async (id) => toUser(await row<Row>(pg, `SELECT ${cols} FROM "user" WHERE id = $1`, [id])),
     count: async () => (await row<{ n: number }>(pg, 'SELECT count(*) AS n FROM "user"'))!.n,
     list: async () => (await rows<Row>(pg, `SELECT ${cols} FROM "user" ORDER BY created_at, id`)).map((r) => toUser(r)!),

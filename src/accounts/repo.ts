@@ -12,6 +12,13 @@ export interface UserWithHash extends User {
   passwordHash: string
 }
 
+// The form of an address accounts are told apart by: Unicode NFKC (a composed and a decomposed
+// é, fullwidth letters are one address), then lower case. The failed-login limiter counts by it.
+export const emailKey = (email: string) => email.normalize('NFKC').toLowerCase()
+// The keys an address is looked up by: its own, and the plain lower case of how it was written,
+// under which an account made before the normalisation was stored.
+export const emailKeys = (email: string): [string, string] => [emailKey(email), email.toLowerCase()]
+
 export const publicUser = ({ passwordHash: _h, ...u }: UserWithHash): User => u
 
 export interface UsersRepo {
@@ -21,7 +28,7 @@ export interface UsersRepo {
   // committed before. SQLite's write transaction already serialises every write: nothing to do.
   serialiseCreation(): Awaitable<void>
   insert(u: UserWithHash): Awaitable<void>
-  byEmail(email: string): Awaitable<UserWithHash | null> // case-insensitive
+  byEmail(email: string): Awaitable<UserWithHash | null> // by emailKeys
   byId(id: string): Awaitable<UserWithHash | null>
   count(): Awaitable<number>
   list(): Awaitable<UserWithHash[]>

@@ -6,14 +6,19 @@ import { ApiError, conflict, invalidParameter, refusal, unauthenticated } from '
 import type { RateLimiter } from '../http/rate-limit.ts'
 import { newId } from '../ids.ts'
 import type { HashGate } from './hash-gate.ts'
-import { publicUser, type User, type UsersRepo } from './repo.ts'
+import { emailKey, publicUser, type User, type UsersRepo } from './repo.ts'
 
 // Deliberately loose: one @, no spaces, a dot in the domain. Deliverability is not our business.
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/
 
+// Invisible characters (zero-width spaces, soft hyphens, joiners) and control characters: an
+// address with one looks like another account's and is no one's real address.
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cc}]/u
+
+// The address as it is kept: trimmed, in Unicode NFKC (the form emailKey compares).
 export function checkEmail(email: string): string {
-  const e = email.trim()
-  if (e.length > 254 || !EMAIL.test(e)) throw invalidParameter('email must be a valid e-mail address', 'email')
+  const e = email.trim().normalize('NFKC')
+  if (e.length > 254 || !EMAIL.test(e) || INVISIBLE.test(e)) throw invalidParameter('email must be a valid e-mail address', 'email')
   return e
 }
 
@@ -109,7 +114,9 @@ const tooManyFailures = (retryAfterSeconds: number) =>
 // address, so a botnet cannot spread a guessing attack); past the limit the account refuses
 // logins with 429 before any hash is spent, until the oldest failure leaves the window.
 export async function logIn(deps: LoginDeps, email: string, password: string): Promise<User> {
-  const key = email.trim().toLowerCase()
+  const written = email.trim()
+  // Every form of one address counts against the same account.
+  const key = emailKey(written)
   const limiter = deps.limits.failedLogins
   let pending = underWay.get(limiter)
   if (!pending) underWay.set(limiter, (pending = new Map()))
@@ -121,7 +128,7 @@ export async function logIn(deps: LoginDeps, email: string, password: string): P
     if (!lock.allowed) throw tooManyFailures(lock.retryAfterSeconds)
     // The attempts already under way may use up what is left: this one waits for their outcome.
     if (ahead >= lock.remaining) throw tooManyFailures(1)
-    const user = await deps.store.users.byEmail(key)
+    const user = await deps.store.users.byEmail(written)
     const valid = await deps.hashGate.run(async () => {
       const hash = user?.passwordHash ?? (await dummyHash())
       return Bun.password.verify(password, hash)

@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { publicUser, type PasswordReset, type PasswordResetsRepo, type SessionRow, type SessionsRepo, type SettingsRepo, type UserWithHash, type UsersRepo } from './repo.ts'
+import { emailKey, emailKeys, publicUser, type PasswordReset, type PasswordResetsRepo, type SessionRow, type SessionsRepo, type SettingsRepo, type UserWithHash, type UsersRepo } from './repo.ts'
 
 const cols = 'id, email, password_hash AS passwordHash, is_admin AS isAdmin, disabled_at IS NOT NULL AS disabled, created_at AS createdAt'
 type Row = Omit<UserWithHash, 'isAdmin' | 'disabled'> & { isAdmin: number; disabled: number }
@@ -7,7 +7,7 @@ const toUser = (r: Row | null): UserWithHash | null => (r ? { ...r, isAdmin: r.i
 
 export function sqliteUsersRepo(db: Database) {
   const insert = db.prepare('INSERT INTO user (id, email, email_key, password_hash, is_admin, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-  const byEmail = db.prepare(`SELECT ${cols} FROM user WHERE email_key = ?`)
+  const byEmail = db.prepare(`SELECT ${cols} FROM user WHERE email_key IN (?, ?)`)
   const byId = db.prepare(`SELECT ${cols} FROM user WHERE id = ?`)
   const count = db.prepare('SELECT count(*) AS n FROM user')
   const list = db.prepare(`SELECT ${cols} FROM user ORDER BY created_at, id`)
@@ -21,9 +21,9 @@ export function sqliteUsersRepo(db: Database) {
   return {
     serialiseCreation() {},
     insert(u) {
-      insert.run(u.id, u.email, u.email.toLowerCase(), u.passwordHash, u.isAdmin ? 1 : 0, u.createdAt)
+      insert.run(u.id, u.email, emailKey(u.email), u.passwordHash, u.isAdmin ? 1 : 0, u.createdAt)
     },
-    byEmail: (email) => toUser(byEmail.get(email.toLowerCase()) as Row | null),
+    byEmail: (email) => toUser(byEmail.get(...emailKeys(email)) as Row | null),
     byId: (id) => toUser(byId.get(id) as Row | null),
     count: () => (count.get() as { n: number }).n,
     list: () => (list.all() as Row[]).map((r) => toUser(r)!),
