@@ -4,6 +4,7 @@ import type { RateLimiter } from '../http/rate-limit.ts'
 import { errorAnswer } from '../http/schema.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import { ownerAuth } from './guard.ts'
+import { DEVICE_TTL_MS, deviceCookieName, issueDevice, knownDevice } from './known-device.ts'
 import { resetPassword, type ResetDeps } from './password-reset.ts'
 import { AuthStatus, Credentials, Invalid, Ok, ResetBody, SessionErrors, UserAnswer, userJson } from './schema.ts'
 import { logIn, registerUser, type LoginDeps } from './service.ts'
@@ -21,9 +22,12 @@ const LoginLimited = errorAnswer('RATE_LIMITED: over the login limit of the clie
 // Registration, login, logout, a password reset by link, and the current user.
 export function accountRoutes(rt: AccountRoutesDeps) {
   const name = sessionCookieName(rt.siteUrl)
-  const openSession = async (cookie: Cookies, userId: string) => {
-    const { token } = await startSession(rt, userId)
+  const deviceName = deviceCookieName(rt.siteUrl)
+  // The session, then the device cookie that exempts this browser from the account's lock.
+  const openSession = async (cookie: Cookies, user: { id: string; email: string }) => {
+    const { token } = await startSession(rt, user.id)
     cookie[name].set({ value: token, ...sessionCookieAttributes(rt.siteUrl, SESSION_TTL_MS / 1000) })
+    cookie[deviceName].set({ value: await issueDevice(rt, user.email), ...sessionCookieAttributes(rt.siteUrl, DEVICE_TTL_MS / 1000) })
   }
   // Every login or sign-up attempt counts against its client address, before any hash is spent
   // and before the body is checked (a malformed attempt counts too).
@@ -45,7 +49,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
     })
     .post('/api/v1/auth/register', async ({ body, cookie, set }) => {
       const user = await registerUser(rt, body)
-      await openSession(cookie as Cookies, user.id)
+      await openSession(cookie as Cookies, user)
       set.status = 201
       return { ok: true as const, user: userJson(user) }
     }, {
@@ -61,8 +65,8 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       },
     })
     .post('/api/v1/auth/login', async ({ body, cookie }) => {
-      const user = await logIn(rt, body.email, body.password)
-      await openSession(cookie as Cookies, user.id)
+      const user = await logIn(rt, body.email, body.password, await knownDevice(rt, cookie[deviceName]?.value))
+      await openSession(cookie as Cookies, user)
       return { ok: true as const, user: userJson(user) }
     }, {
       body: Credentials, transform: [loginLimit, refuseUnknownFields(Credentials)], sameOrigin: true,
@@ -73,7 +77,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       },
       detail: {
         summary: 'Log in', tags,
-        description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). Wrong credentials: 401. A disabled account (right password): 403 FORBIDDEN with `field: "email"`. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After.',
+        description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). Wrong credentials: 401. A disabled account (right password): 403 FORBIDDEN with `field: "email"`. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After. Every login, sign-up and reset also sets the device cookie (`votelist_device`, signed, a year, same attributes): a browser that has logged in to the account before is not refused by that account\'s lock, only by its own failures, so others\' wrong passwords cannot lock the owner out.',
       },
     })
     .post('/api/v1/auth/logout', async ({ cookie }) => {
@@ -95,7 +99,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
     })
     .post('/api/v1/auth/reset', async ({ body, cookie }) => {
       const user = await resetPassword(rt, body.token, body.password)
-      await openSession(cookie as Cookies, user.id)
+      await openSession(cookie as Cookies, user)
       return { ok: true as const, user: userJson(user) }
     }, {
       body: ResetBody, transform: [loginLimit, refuseUnknownFields(ResetBody)], sameOrigin: true,

@@ -6,6 +6,7 @@ import { ApiError, conflict, invalidParameter, refusal, unauthenticated } from '
 import type { RateLimiter } from '../http/rate-limit.ts'
 import { newId } from '../ids.ts'
 import type { HashGate } from './hash-gate.ts'
+import type { KnownDevice } from './known-device.ts'
 import { emailKey, publicUser, type User, type UsersRepo } from './repo.ts'
 
 // Deliberately loose: one @, no spaces, a dot in the domain. Deliverability is not our business.
@@ -113,10 +114,13 @@ const tooManyFailures = (retryAfterSeconds: number) =>
 // The account behind these credentials. Failed attempts count per account (whatever the client
 // address, so a botnet cannot spread a guessing attack); past the limit the account refuses
 // logins with 429 before any hash is spent, until the oldest failure leaves the window.
-export async function logIn(deps: LoginDeps, email: string, password: string): Promise<User> {
+// A browser that logged in to this account before (src/accounts/known-device.ts) has a lock of
+// its own instead.
+export async function logIn(deps: LoginDeps, email: string, password: string, device: KnownDevice | null = null): Promise<User> {
   const written = email.trim()
   // Every form of one address counts against the same account.
-  const key = emailKey(written)
+  const account = emailKey(written)
+  const key = device && device.account === account ? `device:${device.id}` : account
   const limiter = deps.limits.failedLogins
   let pending = underWay.get(limiter)
   if (!pending) underWay.set(limiter, (pending = new Map()))

@@ -237,7 +237,7 @@ export const configSchema = {
   accounts: {
     open_registration: bool(true, 'Let anyone sign up as a server owner. The first account (the admin) can always be created.'),
     login_attempts_per_minute: int(10, 'Login and sign-up attempts a minute per client address (IPv6: per /64); more get 429.', 1, 10_000),
-    failed_logins_per_account: int(10, 'Failed logins per account in 15 minutes; past it, logins to that account get 429 until the oldest failure is 15 minutes old.', 1, 10_000),
+    failed_logins_per_account: int(10, 'Failed logins per account in 15 minutes; past it, logins to that account get 429 until the oldest failure is 15 minutes old, except from a browser that logged in to it before (it has a count of its own).', 1, 10_000),
     hash_concurrency: int(4, 'Password hashes (argon2id, ~64 MiB each) computed at once; up to 8× as many requests wait, more get 429.', 1, 256),
   },
   listing: {

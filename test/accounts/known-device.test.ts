@@ -1,0 +1,62 @@
+import { afterAll, expect, test } from 'bun:test'
+import { call, cleanupTemp, testApp, testRuntime } from '../helpers.ts'
+
+afterAll(cleanupTemp)
+
+// The per-account lock on failed logins must not let anyone who knows an address lock its owner
+// out for good by sending a few wrong passwords every 15 minutes: a browser that has logged in to
+// the account before (it holds the signed device cookie the login set) is not refused by the
+// account's lock; its own failures count against it alone.
+const password = 'correct horse battery'
+type App = Awaited<ReturnType<typeof testApp>>
+const login = (app: App, email: string, pw: string, cookie?: string) =>
+  call(app, 'POST', '/api/v1/auth/login', { body: { email, password: pw }, headers: cookie ? { cookie } : {} })
+
+// The device cookie the answer set, as `name=value`.
+function deviceCookie(r: Response): string {
+  const found = r.headers.getSetCookie().find((c) => /^(__Host-)?votelist_device=/.test(c))
+  if (!found) throw new Error('no device cookie')
+  return found.split(';')[0]
+}
+
+const setup = async (input = {}) => {
+  const app = await testApp(testRuntime({ accounts: { failed_logins_per_account: 3, login_attempts_per_minute: 1000 }, ...input }))
+  const r = await call(app, 'POST', '/api/v1/auth/register', { body: { email: 'owner@example.com', password } })
+  expect(r.status).toBe(201)
+  return { app, device: deviceCookie(r) }
+}
+
+test('an attacker\'s wrong passwords lock the account for others, not for the browser its owner logged in with', async () => {
+  const { app, device } = await setup()
+  for (let i = 0; i < 3; i++) expect((await login(app, 'owner@example.com', 'wrong password')).status).toBe(401)
+  expect((await login(app, 'owner@example.com', password)).status).toBe(429)
+  const owner = await login(app, 'owner@example.com', password, device)
+  expect(owner.status).toBe(200)
+  // The cookie is HttpOnly, SameSite=Lax and lasts a year.
+  const set = owner.headers.getSetCookie().find((c) => c.startsWith('votelist_device='))!
+  expect(set).toContain('HttpOnly')
+  expect(set).toContain('SameSite=Lax')
+  expect(set).toContain('Max-Age=31536000')
+})
+
+test('failures from a known browser count against that browser: it is locked in turn, the account is not', async () => {
+  const { app, device } = await setup()
+  for (let i = 0; i < 3; i++) expect((await login(app, 'owner@example.com', 'wrong password', device)).status).toBe(401)
+  expect((await login(app, 'owner@example.com', password, device)).status).toBe(429)
+  expect((await login(app, 'owner@example.com', password)).status).toBe(200)
+})
+
+test('a device cookie of another account, or a session cookie in its place, does not escape the account\'s lock', async () => {
+  const { app } = await setup()
+  const other = await call(app, 'POST', '/api/v1/auth/register', { body: { email: 'attacker@example.com', password } })
+  const attackerDevice = deviceCookie(other)
+  const session = other.headers.getSetCookie()[0].split(';')[0].replace(/^votelist_session=/, 'votelist_device=')
+  for (let i = 0; i < 3; i++) expect((await login(app, 'owner@example.com', 'wrong password', attackerDevice)).status).toBe(401)
+  expect((await login(app, 'owner@example.com', 'wrong password', attackerDevice)).status).toBe(429)
+  expect((await login(app, 'owner@example.com', password, session)).status).toBe(429)
+})
+
+test('behind https the device cookie is __Host- prefixed and Secure', async () => {
+  const { app, device } = await setup({ site: { base_url: 'https://vote.example.org' } })
+  expect(device).toStartWith('__Host-votelist_device=')
+})
