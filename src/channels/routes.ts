@@ -1,5 +1,7 @@
 import { Elysia } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
+import type { User } from '../accounts/repo.ts'
+import type { ServerActor } from '../audit/service.ts'
 import { Invalid, Ok, ServerErrors } from '../accounts/schema.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { notFound } from '../http/errors.ts'
@@ -8,7 +10,7 @@ import { SlugParams } from '../servers/schema.ts'
 import { ownedServer } from '../servers/service.ts'
 import { liveStatus, ownerServerJson, type ViewDeps } from '../servers/view.ts'
 import { DiscordAnswer, DiscordPut, ServerDetail, VotifierAnswer, VotifierPut, WebhookAnswer, WebhookPut } from './schema.ts'
-import { discordJson, rotateWebhookSecret, saveDiscord, saveVotifier, saveWebhook, votifierJson, webhookJson, type ChannelsDeps } from './service.ts'
+import { discordJson, removeChannel, rotateWebhookSecret, saveDiscord, saveVotifier, saveWebhook, votifierJson, webhookJson, type ChannelsDeps } from './service.ts'
 
 export type ChannelRoutesDeps = ChannelsDeps & ViewDeps & SessionDeps
 
@@ -22,6 +24,12 @@ const targetRule = 'The host must resolve, and not to a loopback, private, link-
 export function channelRoutes(rt: ChannelRoutesDeps) {
   const { store } = rt
   const serverOf = async (user: { id: string; isAdmin: boolean }, slug: string) => (await ownedServer(store.servers, user, slug)).id
+  // A change: the server and who makes it (an administrator's, on another account's server, is audited).
+  const actorOn = async (user: User, slug: string): Promise<ServerActor> => ({ actor: user, server: await ownedServer(store.servers, user, slug) })
+  const change = async <T>(user: User, slug: string, save: (serverId: string, by: ServerActor) => Promise<T>) => {
+    const by = await actorOn(user, slug)
+    return save(by.server.id, by)
+  }
 
   return new Elysia({ name: 'channels.routes' })
     .use(ownerAuth(rt))
@@ -56,7 +64,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
     })
     .put('/api/v1/me/servers/:slug/webhook', async ({ user, params, body }) => ({
       ok: true as const,
-      webhook: webhookJson(await saveWebhook(rt, await serverOf(user, params.slug), body.url)),
+      webhook: webhookJson(await change(user, params.slug, (id, by) => saveWebhook(rt, id, body.url, by))),
     }), {
       owner: true, params: SlugParams, body: WebhookPut, transform: refuseUnknownFields(WebhookPut),
       response: { 200: WebhookAnswer, ...Invalid('a url that is not https://, too long, unknown, or whose host is refused (private addresses); or a body that is not a JSON object'), ...ServerErrors() },
@@ -67,14 +75,14 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
     })
     .post('/api/v1/me/servers/:slug/webhook/rotate', async ({ user, params }) => ({
       ok: true as const,
-      webhook: webhookJson(await rotateWebhookSecret(rt, await serverOf(user, params.slug))),
+      webhook: webhookJson(await change(user, params.slug, (id, by) => rotateWebhookSecret(rt, id, by))),
     }), {
       owner: true, params: SlugParams,
       response: { 200: WebhookAnswer, ...ServerErrors('no server with this slug, or no webhook set') },
       detail: { summary: 'Rotate the webhook secret', tags: webhookTags, description: 'Replaces the secret with a new one at once (deliveries from now on are signed with it). 404 when no webhook is set.' },
     })
     .delete('/api/v1/me/servers/:slug/webhook', async ({ user, params }) => {
-      await store.channels.deleteWebhook(await serverOf(user, params.slug))
+      await change(user, params.slug, (id, by) => removeChannel(rt, id, 'webhook', by))
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,
@@ -92,7 +100,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
     })
     .put('/api/v1/me/servers/:slug/discord', async ({ user, params, body }) => ({
       ok: true as const,
-      discord: discordJson(await saveDiscord(rt, await serverOf(user, params.slug), body.url)),
+      discord: discordJson(await change(user, params.slug, (id, by) => saveDiscord(rt, id, body.url, by))),
     }), {
       owner: true, params: SlugParams, body: DiscordPut, transform: refuseUnknownFields(DiscordPut),
       response: { 200: DiscordAnswer, ...Invalid('a url that is not a Discord webhook URL, or a body that is not a JSON object'), ...ServerErrors() },
@@ -102,7 +110,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       },
     })
     .delete('/api/v1/me/servers/:slug/discord', async ({ user, params }) => {
-      await store.channels.deleteDiscord(await serverOf(user, params.slug))
+      await change(user, params.slug, (id, by) => removeChannel(rt, id, 'discord', by))
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,
@@ -120,7 +128,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
     })
     .put('/api/v1/me/servers/:slug/votifier', async ({ user, params, body }) => ({
       ok: true as const,
-      votifier: votifierJson(await saveVotifier(rt, await serverOf(user, params.slug), body), rt.config),
+      votifier: votifierJson(await change(user, params.slug, (id, by) => saveVotifier(rt, id, body, by)), rt.config),
     }), {
       owner: true, params: SlugParams, body: VotifierPut, transform: refuseUnknownFields(VotifierPut),
       response: { 200: VotifierAnswer, ...Invalid(), ...ServerErrors() },
@@ -130,7 +138,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       },
     })
     .delete('/api/v1/me/servers/:slug/votifier', async ({ user, params }) => {
-      await store.channels.deleteVotifier(await serverOf(user, params.slug))
+      await change(user, params.slug, (id, by) => removeChannel(rt, id, 'votifier', by))
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,

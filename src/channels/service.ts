@@ -1,3 +1,5 @@
+import type { AuditRepo } from '../audit/repo.ts'
+import { auditOnServer, type ServerActor } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
@@ -15,7 +17,10 @@ import { yamlScalar } from './yaml-scalar.ts'
 interface ChannelsTx {
   channels: ChannelsRepo
   servers: ServersRepo
+  audit: AuditRepo
 }
+
+export type Channel = 'webhook' | 'votifier' | 'discord'
 
 export interface ChannelsDeps {
   store: ChannelsTx & StoreWrites<ChannelsTx>
@@ -103,41 +108,53 @@ export async function checkDiscordUrl(deps: ChannelsDeps, text: string): Promise
 }
 
 // The target checks await name resolution, so the write re-reads the server: it may have been
-// deleted meanwhile. Answers the settings as saved.
-function write<T>(deps: ChannelsDeps, serverId: string, script: (tx: ChannelsTx) => TxScript<T>): Promise<T> {
+// deleted meanwhile. Answers the settings as saved. `by`: who changes it through the routes (an
+// administrator's change to another account's server is audited).
+function write<T>(deps: ChannelsDeps, serverId: string, script: (tx: ChannelsTx) => TxScript<T>, by: ServerActor | undefined, channel: Channel, change: 'set' | 'rotate'): Promise<T> {
   return deps.store.write(function* (tx) {
     if (!(yield* use(tx.servers.byId(serverId)))) throw notFound('this server no longer exists')
-    return yield* script(tx)
+    const done = yield* script(tx)
+    yield* auditOnServer(tx, deps.clock.now(), by, change === 'set' ? 'server.channel_set' : 'server.channel_rotate', { channel })
+    return done
+  })
+}
+
+// Removes a delivery target; nothing to remove is no change (and nothing audited).
+export function removeChannel(deps: ChannelsDeps, serverId: string, channel: Channel, by?: ServerActor): Promise<void> {
+  return deps.store.write(function* (tx) {
+    const removed = yield* use(channel === 'webhook' ? tx.channels.deleteWebhook(serverId)
+      : channel === 'votifier' ? tx.channels.deleteVotifier(serverId) : tx.channels.deleteDiscord(serverId))
+    if (removed) yield* auditOnServer(tx, deps.clock.now(), by, 'server.channel_remove', { channel })
   })
 }
 
 // Sets the webhook URL. The secret is generated on the first save and kept when only the URL
 // changes, so a receiver keeps verifying across a move.
-export async function saveWebhook(deps: ChannelsDeps, serverId: string, url: string): Promise<WebhookSettings> {
+export async function saveWebhook(deps: ChannelsDeps, serverId: string, url: string, by?: ServerActor): Promise<WebhookSettings> {
   const checked = await checkWebhookUrl(deps, url)
   return write(deps, serverId, function* (tx) {
     // The secret kept by the statement itself: a save that read no webhook may meet one another
     // save has just set (PostgreSQL runs them at once).
     yield* use(tx.channels.putWebhook(serverId, checked, newWebhookSecret(), deps.clock.now(), true))
     return (yield* use(tx.channels.webhook(serverId)))!
-  })
+  }, by, 'webhook', 'set')
 }
 
-export function rotateWebhookSecret(deps: ChannelsDeps, serverId: string): Promise<WebhookSettings> {
+export function rotateWebhookSecret(deps: ChannelsDeps, serverId: string, by?: ServerActor): Promise<WebhookSettings> {
   return write(deps, serverId, function* (tx) {
     const current = yield* use(tx.channels.webhook(serverId))
     if (!current) throw notFound('no webhook is set for this server; PUT one first')
     yield* use(tx.channels.putWebhook(serverId, current.url, newWebhookSecret(), deps.clock.now()))
     return (yield* use(tx.channels.webhook(serverId)))!
-  })
+  }, by, 'webhook', 'rotate')
 }
 
-export async function saveDiscord(deps: ChannelsDeps, serverId: string, url: string): Promise<DiscordSettings> {
+export async function saveDiscord(deps: ChannelsDeps, serverId: string, url: string, by?: ServerActor): Promise<DiscordSettings> {
   const checked = await checkDiscordUrl(deps, url)
   return write(deps, serverId, function* (tx) {
     yield* use(tx.channels.putDiscord(serverId, checked, deps.clock.now()))
     return (yield* use(tx.channels.discord(serverId)))!
-  })
+  }, by, 'discord', 'set')
 }
 
 // The protocol's credential, checked before anything is resolved or written.
@@ -155,7 +172,7 @@ function checkVotifierCredential(input: VotifierPut): string | null {
 // Sets the Votifier target. v1: the pasted 2048-bit public key; v2: the pasted token, or the one
 // already stored (the listener holds it), or a new one generated here when there is none or the
 // owner asks (newToken).
-export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: VotifierPut): Promise<VotifierSettings> {
+export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: VotifierPut, by?: ServerActor): Promise<VotifierSettings> {
   const host = checkHost(input.host) // syntax and numeric forms only: the resolved target is checked next
   const publicKey = checkVotifierCredential(input)
   await checkTarget(deps, 'host', host, deps.config.deliveries.votifier_connect_timeout)
@@ -165,7 +182,7 @@ export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: 
     const token = input.protocol === 'v2' ? (input.token ?? kept ?? newVotifierToken()) : null
     yield* use(tx.channels.putVotifier({ serverId, host, port: input.port ?? VOTIFIER_DEFAULT_PORT, protocol: input.protocol, publicKey, token }, deps.clock.now()))
     return (yield* use(tx.channels.votifier(serverId)))!
-  })
+  }, by, 'votifier', 'set')
 }
 
 // The line to paste under `tokens:` in NuVotifier's config.yml: `<service_name>: <token>`, each

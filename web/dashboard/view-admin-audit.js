@@ -29,6 +29,9 @@ function details(e) {
   if (e.action === 'site.backup' && typeof e.detail.bytes === 'number') return t('dash.audit.megabytes', { size: formatNumber(e.detail.bytes / 1_048_576) })
   if (e.action === 'server.delete' && e.detail.slug) return `/serveur/${e.detail.slug}`
   if (e.action === 'server.update' && e.detail.fields) return t('dash.audit.changed', { fields: changedFields(e.detail.fields) })
+  // An API key by its prefix; a delivery target by its channel (Webhook, Votifier, Discord: names).
+  if (e.action.startsWith('server.key_') && e.detail.prefix) return String(e.detail.prefix)
+  if (e.action.startsWith('server.channel_') && e.detail.channel) return String(e.detail.channel)
   return ''
 }
 

@@ -1,0 +1,57 @@
+import { afterAll, expect, test } from 'bun:test'
+import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
+import { describeBackends } from '../backends.ts'
+import { call, cleanupTemp, seedServer, siteOn, testApp } from '../helpers.ts'
+import { as, ownerSession } from '../owner/session.ts'
+
+afterAll(cleanupTemp)
+
+// An administrator may manage any account's server through the owner routes. Minting an API key
+// (which can claim the server's votes) or moving its Votifier, webhook or Discord target (where
+// the rewards go) on another account's server is written to the audit log, as the server's other
+// edits are; the owner's own changes are not.
+describeBackends('an administrator\'s changes to the keys and channels of another account\'s server', (backend) => {
+  test('are each in the audit log; the owner\'s own are not', async () => {
+    const rt = await siteOn(backend, { network: { allow_private_targets: true } })
+    const app = await testApp(rt)
+    const admin = await ownerSession(rt, 'admin@example.com')
+    const { owner, server } = await seedServer(rt, { name: 'Emerald Valley' })
+    const asAdmin = as(app, admin.headers)
+    const asOwner = as(app, { cookie: `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, owner.id)).token}` })
+    const base = `/api/v1/me/servers/${server.slug}`
+
+    expect((await asOwner('POST', `${base}/keys`, { name: 'mine' })).status).toBe(201)
+    expect((await asOwner('PUT', `${base}/webhook`, { url: 'http://127.0.0.1:8123/hook' })).status).toBe(200)
+    const entries = async () => ((await (await call(app, 'GET', '/api/v1/admin/audit?limit=200', { headers: admin.headers })).json()) as {
+      entries: { action: string; actor: { email: string }; target: { type: string; id: string; label: string }; detail: Record<string, unknown> }[]
+    }).entries.reverse()
+    expect(await entries()).toEqual([])
+
+    const key = await (await asAdmin('POST', `${base}/keys`, { name: 'admin made' })).json()
+    expect((await asAdmin('DELETE', `${base}/keys/${key.id}`)).status).toBe(200)
+    expect((await asAdmin('PUT', `${base}/webhook`, { url: 'http://127.0.0.1:9999/elsewhere' })).status).toBe(200)
+    expect((await asAdmin('POST', `${base}/webhook/rotate`)).status).toBe(200)
+    expect((await asAdmin('DELETE', `${base}/webhook`)).status).toBe(200)
+    expect((await asAdmin('PUT', `${base}/votifier`, { host: '127.0.0.1', port: 8192, protocol: 'v2' })).status).toBe(200)
+    expect((await asAdmin('DELETE', `${base}/votifier`)).status).toBe(200)
+    expect((await asAdmin('PUT', `${base}/discord`, { url: 'http://127.0.0.1:9998/api/webhooks/1/x' })).status).toBe(200)
+    expect((await asAdmin('DELETE', `${base}/discord`)).status).toBe(200)
+
+    const found = await entries()
+    for (const e of found) {
+      expect(e.actor.email).toBe('admin@example.com')
+      expect(e.target).toEqual({ type: 'server', id: server.id, label: 'Emerald Valley' })
+    }
+    expect(found.map((e) => [e.action, e.detail])).toEqual([
+      ['server.key_create', { prefix: key.prefix }],
+      ['server.key_revoke', { prefix: key.prefix }],
+      ['server.channel_set', { channel: 'webhook' }],
+      ['server.channel_rotate', { channel: 'webhook' }],
+      ['server.channel_remove', { channel: 'webhook' }],
+      ['server.channel_set', { channel: 'votifier' }],
+      ['server.channel_remove', { channel: 'votifier' }],
+      ['server.channel_set', { channel: 'discord' }],
+      ['server.channel_remove', { channel: 'discord' }],
+    ])
+  })
+})
