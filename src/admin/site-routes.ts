@@ -112,7 +112,7 @@ export function adminSiteRoutes(rt: AdminSiteRoutesDeps) {
       response: { 200: AuditPage, ...AdminErrors, 400: errorAnswer('INVALID_PARAMETER: `limit` or `before` out of range; `field` names it.') },
       detail: {
         summary: 'The audit log', tags,
-        description: 'Every change made through the administrator\'s API (accounts disabled, enabled, promoted, demoted, deleted; reset links made and used; another account\'s servers edited, hidden, shown or deleted, or their API keys and delivery targets changed, by an administrator) and every backup downloaded: who, what, when, on which target. Newest first; `limit` 1–200 (default 50); pass `next` back as `before` for the following page.',
+        description: 'Every change made through the administrator\'s API (accounts disabled, enabled, promoted, demoted, deleted; reset links made and used; another account\'s servers edited, hidden, shown or deleted, or their API keys and delivery targets changed, or test votes and redeliveries sent, by an administrator) and every backup downloaded: who, what, when, on which target. Newest first; `limit` 1–200 (default 50); pass `next` back as `before` for the following page.',
       },
     })
 }

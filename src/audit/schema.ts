@@ -5,7 +5,7 @@ import type { AuditEvent } from './repo.ts'
 // What the audit log records, one name per kind of change.
 export const AUDIT_ACTIONS = [
   'user.disable', 'user.enable', 'user.promote', 'user.demote', 'user.delete', 'user.reset_link', 'user.password_reset',
-  'server.hide', 'server.show', 'server.update', 'server.delete', 'server.key_create', 'server.key_revoke', 'server.channel_set', 'server.channel_rotate', 'server.channel_remove', 'site.backup',
+  'server.hide', 'server.show', 'server.update', 'server.delete', 'server.key_create', 'server.key_revoke', 'server.channel_set', 'server.channel_rotate', 'server.channel_remove', 'server.test_vote', 'server.redeliver', 'site.backup',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -14,7 +14,7 @@ export const AuditEntryJson = t.Object({
   at: Iso,
   actor: t.Object({ id: t.String(), email: t.String({ description: 'As it was at the time.' }) }),
   action: t.UnionEnum(AUDIT_ACTIONS, {
-    description: 'user.disable / user.enable / user.promote / user.demote / user.delete (detail.servers: the servers deleted with it) / user.reset_link (an administrator made a reset link) / user.password_reset (the link was used; the actor is the account itself) / server.hide / server.show / server.update (detail.fields: the fields changed) / server.delete (by an administrator, of another account\'s server) / server.key_create / server.key_revoke (an administrator made or revoked an API key of another account\'s server; detail.prefix: the key\'s) / server.channel_set / server.channel_rotate / server.channel_remove (an administrator set, rotated the secret of, or removed a delivery target of another account\'s server; detail.channel: webhook, votifier or discord) / site.backup (a backup of the database was downloaded; target.label is its file name).',
+    description: 'user.disable / user.enable / user.promote / user.demote / user.delete (detail.servers: the servers deleted with it) / user.reset_link (an administrator made a reset link) / user.password_reset (the link was used; the actor is the account itself) / server.hide / server.show / server.update (detail.fields: the fields changed) / server.delete (by an administrator, of another account\'s server) / server.key_create / server.key_revoke (an administrator made or revoked an API key of another account\'s server; detail.prefix: the key\'s) / server.channel_set / server.channel_rotate / server.channel_remove (an administrator set, rotated the secret of, or removed a delivery target of another account\'s server; detail.channel: webhook, votifier or discord) / server.test_vote (an administrator sent a test vote to another account\'s server; detail.pseudo) / server.redeliver (an administrator sent a delivery of another account\'s server again; detail.channel, detail.pseudo) / site.backup (a backup of the database was downloaded; target.label is its file name).',
   }),
   target: t.Object({
     type: t.Union([t.Literal('user'), t.Literal('server'), t.Literal('site')]),

@@ -11,12 +11,11 @@ import { checkPseudo } from '../servers/pseudo.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 import { SlugParams } from '../servers/schema.ts'
 import { ownedServer } from '../servers/service.ts'
-import type { DeliveryDeps } from './attempt.ts'
 import type { AttemptRow } from './repo.ts'
 import { AttemptPage, AttemptQuery, FREE_RATE_LIMITED_ATTEMPTS, RedeliverParams, Redelivered, TestBody, TestFields, TestResponse } from './schema.ts'
-import { redeliver, sendTestVotes } from './service.ts'
+import { redeliver, sendTestVotes, type AuditedDeliveryDeps } from './service.ts'
 
-export type DeliveryRoutesDeps = DeliveryDeps & SessionDeps & {
+export type DeliveryRoutesDeps = AuditedDeliveryDeps & SessionDeps & {
   store: { servers: ServersRepo }
   limits: { testVotes: RateLimiter }
 }
@@ -35,7 +34,7 @@ export const deliveryRoutes = (rt: DeliveryRoutesDeps) =>
       const pseudo = checkPseudo(body?.pseudo ?? TEST_PSEUDO, srv.edition)
       // Each test connects to the owner's targets: limits.test_votes_per_minute per server.
       Object.assign(set.headers, await enforceRateLimit(rt.limits.testVotes, srv.id, rt.clock.now()))
-      const results = await sendTestVotes(rt, srv, pseudo, clientAddress(request, socket, rt.config.http.trust_proxy))
+      const results = await sendTestVotes(rt, srv, pseudo, clientAddress(request, socket, rt.config.http.trust_proxy), { actor: user, server: srv })
       return { ok: true as const, results }
     }, {
       owner: true,
@@ -76,7 +75,7 @@ export const deliveryRoutes = (rt: DeliveryRoutesDeps) =>
     })
     .post('/api/v1/me/servers/:slug/deliveries/:id/redeliver', async ({ user, params }) => {
       const srv = await ownedServer(rt.store.servers, user, params.slug)
-      const d = await redeliver(rt, srv, params.id)
+      const d = await redeliver(rt, srv, params.id, { actor: user, server: srv })
       return { ok: true as const, delivery: { ...d, nextAttemptAt: isoOrNull(d.nextAttemptAt)! } }
     }, {
       owner: true,

@@ -1,6 +1,8 @@
+import type { AuditRepo } from '../audit/repo.ts'
+import { auditOnServer, type ServerActor } from '../audit/service.ts'
 import { CHANNEL_LABELS } from '../channels/schema.ts'
 import { notFound, refusal } from '../http/errors.ts'
-import { use, type TxScript } from '../db/store.ts'
+import { use, type StoreWrites, type TxScript } from '../db/store.ts'
 import { newId } from '../ids.ts'
 import { DeliveryFailure, seconds } from '../net/guard.ts'
 import { monthOf } from '../servers/month.ts'
@@ -28,15 +30,25 @@ export function* queueDeliveries(tx: DeliveriesTx, event: VoteEvent, at: number,
   return ids
 }
 
+// A site's store, whose transactions also write the audit log: an administrator's test or redeliver
+// on another account's server is audited (a Votifier listener cannot tell a test from a vote: both
+// may reward a player).
+type AuditedTx = DeliveriesTx & { audit: AuditRepo }
+export type AuditedDeliveryDeps = DeliveryDeps & { store: StoreWrites<AuditedTx> }
+
 // The Test button: a trial vote on every configured channel at once, sent now, outside the queue;
 // recorded in the Deliveries tab as a test; never retried and never counted as a vote.
-export async function sendTestVotes(deps: DeliveryDeps, server: Server, pseudo: string, address: string | null): Promise<TestResult[]> {
+export async function sendTestVotes(deps: AuditedDeliveryDeps, server: Server, pseudo: string, address: string | null, by?: ServerActor): Promise<TestResult[]> {
   const now = deps.clock.now()
   const event: VoteEvent = {
     server: { id: server.id, slug: server.slug, name: server.name }, vote: { id: '', pseudo, createdAt: now }, address,
     monthlyVotes: await deps.store.ranking.monthVotes(server.id, monthOf(now)),
   }
-  const ids = await deps.store.write((tx) => queueDeliveries(tx, event, now, { test: true }))
+  const ids = await deps.store.write(function* (tx: AuditedTx) {
+    const queued = yield* queueDeliveries(tx, event, now, { test: true })
+    if (queued.length) yield* auditOnServer(tx, now, by, 'server.test_vote', { pseudo })
+    return queued
+  })
   if (!ids.length) throw refusal('NO_CHANNEL', 'nothing to test: configure a Votifier target, a webhook or a Discord webhook first')
   return Promise.all(ids.map(async (id): Promise<TestResult> => {
     const d = (await deps.store.deliveries.get(id))!
@@ -61,8 +73,8 @@ export async function sendTestVotes(deps: DeliveryDeps, server: Server, pseudo: 
 
 // Sends a delivery again by hand: a new series of attempts (the first at once, then the whole
 // retry schedule), whatever the delivery's status. The attempt numbers go on from the last one.
-export function redeliver(deps: DeliveryDeps, server: Server, deliveryId: string) {
-  return deps.store.write(function* (tx) {
+export function redeliver(deps: AuditedDeliveryDeps, server: Server, deliveryId: string, by?: ServerActor) {
+  return deps.store.write(function* (tx: AuditedTx) {
     const d = yield* use(tx.deliveries.get(deliveryId))
     if (!d || d.serverId !== server.id) throw notFound(`no delivery with the id "${deliveryId}" for this server`)
     if (d.test) throw refusal('TEST_NOT_RESENT', 'a test is never sent again: press Test for a new one')
@@ -81,6 +93,7 @@ export function redeliver(deps: DeliveryDeps, server: Server, deliveryId: string
       throw refusal('ATTEMPT_IN_PROGRESS', 'an attempt of this delivery is in progress, or it is already queued to be sent again; wait for its outcome')
     }
     yield* use(tx.jobs.enqueue({ kind: DELIVERY_JOB, payload: { deliveryId: d.id, series } satisfies DeliveryJob }, now))
+    yield* auditOnServer(tx, now, by, 'server.redeliver', { channel: d.channel, pseudo: d.pseudo })
     return { id: d.id, channel: d.channel, status: 'pending' as const, nextAttempt: series, nextAttemptAt: now }
   })
 }

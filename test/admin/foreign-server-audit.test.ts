@@ -1,6 +1,8 @@
 import { afterAll, expect, test } from 'bun:test'
 import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
+import { recordVote } from '../../src/votes/service.ts'
 import { describeBackends } from '../backends.ts'
+import { useDeliveryHandler } from '../deliveries/setup.ts'
 import { call, cleanupTemp, seedServer, siteOn, testApp } from '../helpers.ts'
 import { as, ownerSession } from '../owner/session.ts'
 
@@ -52,6 +54,36 @@ describeBackends('an administrator\'s changes to the keys and channels of anothe
       ['server.channel_remove', { channel: 'votifier' }],
       ['server.channel_set', { channel: 'discord' }],
       ['server.channel_remove', { channel: 'discord' }],
+    ])
+  })
+
+  test('a test vote or a delivery sent again by an administrator on another account\'s server is in the audit log; the owner\'s are not', async () => {
+    const rt = await siteOn(backend, { network: { allow_private_targets: true } })
+    const app = await testApp(rt)
+    const admin = await ownerSession(rt, 'admin@example.com')
+    const { owner, server } = await seedServer(rt, { name: 'Emerald Valley' })
+    const asAdmin = as(app, admin.headers)
+    const asOwner = as(app, { cookie: `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, owner.id)).token}` })
+    const base = `/api/v1/me/servers/${server.slug}`
+    // A webhook nothing listens on: every attempt fails at once, which is all this needs.
+    expect((await asOwner('PUT', `${base}/webhook`, { url: 'http://127.0.0.1:9/hook' })).status).toBe(200)
+    useDeliveryHandler(rt)
+    await recordVote(rt, server, 'Steve', ['203.0.113.7'])
+    await rt.queue.drain()
+    expect((await asOwner('POST', `${base}/test`, {})).status).toBe(200)
+    const entries = async () => ((await (await call(app, 'GET', '/api/v1/admin/audit?limit=200', { headers: admin.headers })).json()) as {
+      entries: { action: string; target: { id: string }; detail: Record<string, unknown> }[]
+    }).entries.reverse().map((e) => [e.action, e.target.id, e.detail])
+    expect(await entries()).toEqual([])
+
+    expect((await asAdmin('POST', `${base}/test`, { pseudo: 'Alex' })).status).toBe(200)
+    const list = await (await asAdmin('GET', `${base}/deliveries?limit=200`)).json()
+    const vote = list.deliveries.find((d: { test: boolean; status: string }) => !d.test && d.status !== 'pending')
+    expect(vote).toBeDefined()
+    expect((await asAdmin('POST', `${base}/deliveries/${vote.deliveryId}/redeliver`)).status).toBe(200)
+    expect(await entries()).toEqual([
+      ['server.test_vote', server.id, { pseudo: 'Alex' }],
+      ['server.redeliver', server.id, { channel: 'webhook', pseudo: 'Steve' }],
     ])
   })
 })

@@ -32,6 +32,8 @@ function details(e) {
   // An API key by its prefix; a delivery target by its channel (Webhook, Votifier, Discord: names).
   if (e.action.startsWith('server.key_') && e.detail.prefix) return String(e.detail.prefix)
   if (e.action.startsWith('server.channel_') && e.detail.channel) return String(e.detail.channel)
+  if (e.action === 'server.test_vote' && e.detail.pseudo) return String(e.detail.pseudo)
+  if (e.action === 'server.redeliver' && e.detail.pseudo) return `${e.detail.channel} · ${e.detail.pseudo}`
   return ''
 }
 
