@@ -2,7 +2,10 @@ import { Elysia, t } from 'elysia'
 import { Invalid, Ok, ServerErrors } from '../accounts/schema.ts'
 import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
+import type { AuditRepo } from '../audit/repo.ts'
+import { auditOnServer } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
+import { use, type StoreWrites } from '../db/store.ts'
 import { atFirstUse } from '../first-use.ts'
 import { bodyLimitOption } from '../http/body-limit.ts'
 import { notFound } from '../http/errors.ts'
@@ -16,7 +19,7 @@ import { errorResponse, Int } from '../http/schema.ts'
 
 export type MediaRoutesDeps = SessionDeps & {
   clock: Clock
-  store: { servers: ServersRepo }
+  store: { servers: ServersRepo } & StoreWrites<{ servers: ServersRepo; audit: AuditRepo }>
 }
 
 // An address with the image's own `v` never shows another image: cached for a year. Without it
@@ -105,7 +108,12 @@ export function mediaRoutes(deps: MediaRoutesDeps, defaultIconFile: string) {
     .put('/api/v1/me/servers/:slug/banner', async ({ user, params, body, request }) => {
       const server = await ownedServer(deps.store.servers, user, params.slug)
       const banner = checkBanner(new Uint8Array(body as ArrayBuffer), request.headers.get('content-type'))
-      await deps.store.servers.setBanner(server.num, banner, deps.clock.now())
+      // An administrator's banner on another account's server is an edit of it, audited as one.
+      await deps.store.write(function* (tx) {
+        const now = deps.clock.now()
+        yield* use(tx.servers.setBanner(server.num, banner, now))
+        yield* auditOnServer(tx, now, { actor: user, server }, 'server.update', { fields: 'banner' })
+      })
       return {
         ok: true as const,
         banner: { url: deps.siteUrl.base() + bannerPath(server.slug, banner.hash)!, type: banner.type, width: banner.width, height: banner.height, size: banner.bytes.length },
@@ -121,7 +129,9 @@ export function mediaRoutes(deps: MediaRoutesDeps, defaultIconFile: string) {
     })
     .delete('/api/v1/me/servers/:slug/banner', async ({ user, params }) => {
       const server = await ownedServer(deps.store.servers, user, params.slug)
-      await deps.store.servers.removeBanner(server.num)
+      await deps.store.write(function* (tx) {
+        if (yield* use(tx.servers.removeBanner(server.num))) yield* auditOnServer(tx, deps.clock.now(), { actor: user, server }, 'server.update', { fields: 'banner' })
+      })
       return { ok: true as const }
     }, {
       owner: true, params: SlugParams,

@@ -3,6 +3,7 @@ import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { describeBackends } from '../backends.ts'
 import { useDeliveryHandler } from '../deliveries/setup.ts'
+import { png } from '../media/images.ts'
 import { call, cleanupTemp, seedServer, siteOn, testApp } from '../helpers.ts'
 import { as, ownerSession } from '../owner/session.ts'
 
@@ -85,5 +86,25 @@ describeBackends('an administrator\'s changes to the keys and channels of anothe
       ['server.test_vote', server.id, { pseudo: 'Alex' }],
       ['server.redeliver', server.id, { channel: 'webhook', pseudo: 'Steve' }],
     ])
+  })
+
+  test('a banner an administrator uploads or removes on another account\'s server is an audited edit; the owner\'s is not', async () => {
+    const rt = await siteOn(backend)
+    const app = await testApp(rt)
+    const admin = await ownerSession(rt, 'admin@example.com')
+    const { owner, server } = await seedServer(rt, { name: 'Emerald Valley' })
+    const ownerCookie = `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, owner.id)).token}`
+    const banner = png(468, 60)
+    const put = (cookie: string) => app.handle(new Request(`http://localhost/api/v1/me/servers/${server.slug}/banner`, {
+      method: 'PUT', headers: { cookie, 'content-type': 'image/png' }, body: banner as BodyInit,
+    }))
+    expect((await put(ownerCookie)).status).toBe(200)
+    const entries = async () => ((await (await call(app, 'GET', '/api/v1/admin/audit', { headers: admin.headers })).json()) as {
+      entries: { action: string; detail: Record<string, unknown> }[]
+    }).entries.reverse().map((e) => [e.action, e.detail])
+    expect(await entries()).toEqual([])
+    expect((await put(admin.headers.cookie)).status).toBe(200)
+    expect((await call(app, 'DELETE', `/api/v1/me/servers/${server.slug}/banner`, { headers: admin.headers })).status).toBe(200)
+    expect(await entries()).toEqual([['server.update', { fields: 'banner' }], ['server.update', { fields: 'banner' }]])
   })
 })

@@ -16,7 +16,7 @@ const actionText = (action) => tr.find(`dash.audit.action.${action}`) ?? action
 /** @type {Record<string, import('../translate.js').TextKey>} */
 const FIELD_LABELS = {
   name: 'dash.form.name', host: 'dash.form.host', port: 'dash.form.port', edition: 'common.edition', modes: 'dash.form.modes',
-  version: 'dash.form.version', description: 'dash.form.description', website: 'dash.form.website',
+  version: 'dash.form.version', description: 'dash.form.description', website: 'dash.form.website', banner: 'dash.banner.title',
 }
 
 /** @param {unknown} fields "version, description", as the site recorded them */
