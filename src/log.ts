@@ -31,6 +31,13 @@ export function createLogger(level: Level = 'info', sink: Sink = (l) => console.
   }
 }
 
+// A request's address as a log line may show it: the values of the query parameters that carry a
+// secret (an API key given as ?key=, a reset link's ?token=) are left out, so that the journal,
+// read by every administrator and kept for weeks, holds no key that works (keys are stored only
+// as hashes) and no reset link that could still be used.
+const SECRET_PARAMETER = /([?&](?:key|token)=)[^&#]*/gi
+export const loggableUrl = (url: string): string => url.replace(SECRET_PARAMETER, '$1[hidden]')
+
 function errorReplacer(_key: string, value: unknown) {
   if (typeof value === 'bigint') return value.toString()
   return value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value

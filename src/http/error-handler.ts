@@ -1,5 +1,5 @@
 import { Elysia, ValidationError } from 'elysia'
-import type { Logger } from '../log.ts'
+import { loggableUrl, type Logger } from '../log.ts'
 import { pathPattern } from './body-limit.ts'
 import { ApiError, errorBody, invalidParameter } from './errors.ts'
 import { NOT_AN_OBJECT } from './strict-body.ts'
@@ -71,7 +71,7 @@ function toApiError(code: unknown, error: unknown, request: Request, log: Logger
   }
   if (code === 'PARSE') return new ApiError(400, 'INVALID_PARAMETER', 'the request body could not be parsed')
   if (code === 'NOT_FOUND') return notAllowed?.(request) ?? new ApiError(404, 'NOT_FOUND', wantsPage(request) ? 'this page does not exist' : 'no such path')
-  log.error('unhandled error', { method: request.method, url: request.url, error })
+  log.error('unhandled error', { method: request.method, url: loggableUrl(request.url), error })
   return new ApiError(500, 'INTERNAL', 'internal error')
 }
 

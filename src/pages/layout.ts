@@ -2,7 +2,7 @@ import type { Config } from '../config/load.ts'
 import type { Awaitable } from '../db/store.ts'
 import { ApiError } from '../http/errors.ts'
 import { publicPageCsp } from '../http/security-headers.ts'
-import type { Logger } from '../log.ts'
+import { loggableUrl, type Logger } from '../log.ts'
 import { catalogOf, LANGUAGES } from '../i18n/catalogs.ts'
 import { chooseLanguage, LANGUAGE_PARAM, LANGUAGE_VARY, withLanguage } from '../i18n/negotiate.ts'
 import { switchLanguageHref } from '../i18n/routes.ts'
@@ -185,7 +185,7 @@ export function pageForError(view: PageView, log: Logger, e: unknown): Response 
     if (e.status === 404) return notFoundPage(view, e.field ? pageErrorText(tr, e) : undefined)
     return errorPage(view, e.status, tr.t(TITLES[e.status] ?? 'errorPage.title.other'), pageErrorText(tr, e), e.headers)
   }
-  log.error('page failed', { url: view.url.href, error: e })
+  log.error('page failed', { url: loggableUrl(view.url.href), error: e })
   return errorPage(view, 500, tr.t('errorPage.title.other'), tr.t('errorPage.failed'))
 }
 

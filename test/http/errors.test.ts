@@ -4,7 +4,7 @@ import { ApiError, conflict, invalidParameter } from '../../src/http/errors.ts'
 import { errorHandler } from '../../src/http/error-handler.ts'
 import { checkInteger, queryInteger, toInteger } from '../../src/http/schema.ts'
 import { fieldOfPath } from '../../src/http/validation.ts'
-import { memoryLogger } from '../../src/log.ts'
+import { loggableUrl, memoryLogger } from '../../src/log.ts'
 import { VERSION } from '../../src/version.ts'
 import { call, cleanupTemp, seedServer, testApp, testRuntime } from '../helpers.ts'
 import { ownerSession } from '../owner/session.ts'
@@ -198,4 +198,10 @@ describe('error bodies', () => {
     const rt = testRuntime()
     expect(await json(await call(await testApp(rt), 'GET', '/api/v1/health'))).toEqual({ status: 200, body: { ok: true, version: VERSION } })
   })
+})
+
+test('a logged address keeps its parameters but not the values of those that carry a secret (an API key, a reset token)', () => {
+  expect(loggableUrl('http://list.example/api/v1/votes/check?pseudo=Steve&key=vlk_abc&window=60')).toBe('http://list.example/api/v1/votes/check?pseudo=Steve&key=[hidden]&window=60')
+  expect(loggableUrl('http://list.example/dashboard/reset?TOKEN=abc#top')).toBe('http://list.example/dashboard/reset?TOKEN=[hidden]#top')
+  expect(loggableUrl('http://list.example/?monkey=1&tokens=2')).toBe('http://list.example/?monkey=1&tokens=2')
 })

@@ -580,5 +580,15 @@ describeBackends('the verification API', (backend) => {
       expect(JSON.stringify(body)).not.toContain('at ')
       expect(s.rt.log.lines.some((l) => l.includes('unhandled error'))).toBe(true)
     })
+
+    test('a failure of a request whose key is in its address logs the address without the key', async () => {
+      const s = await setup(backend)
+      await s.rt.rows('DROP TABLE vote_address')
+      await expectError(await s.get(`/api/v1/votes/check?ip=203.0.113.7&key=${s.key}`, {}), 500, 'INTERNAL', 'internal error')
+      const logged = s.rt.log.lines.filter((l) => l.includes('unhandled error'))
+      expect(logged.length).toBe(1)
+      expect(logged[0]).not.toContain(s.key)
+      expect(logged[0]).toContain('/api/v1/votes/check?ip=203.0.113.7&key=[hidden]')
+    })
   })
 })
