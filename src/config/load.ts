@@ -88,16 +88,20 @@ export function loadConfig(file: string | undefined, cwd = process.cwd()): Confi
 // start, src/lazy-modules.ts) or starting Bun's thread pool, which a read through Bun.file() was
 // the process's first use of (3.3-4.4 ms in a small compiled program against 0.3 for the map).
 // What cannot be mapped (an empty file, a pipe such as --config <(...) or a named pipe, a file
-// under /proc) is read through node:fs; Bun refuses to map a pipe without opening it for good
-// (EINVAL, its writer undisturbed).
+// under /proc) is read through node:fs; a pipe is known before the map is tried (Bun.file's size,
+// a stat that opens nothing, is Infinity for one): the map's own open of a named pipe paired with
+// its writer and closed at once, so a writer that wrote after that close was killed by SIGPIPE, and
+// the read after it waited for good for a writer that was gone.
 // A file the user votelist runs as may not read is a configuration error (exit 78, which systemd
 // does not restart after): only the admin can fix it, by its owner or mode.
 function fileText(path: string): string | null {
   const absent = (e: NodeJS.ErrnoException) => e.code === 'ENOENT' || e.code === 'ENOTDIR' || e.code === 'EISDIR'
-  try {
-    return new TextDecoder().decode(Bun.mmap(path))
-  } catch (e) {
-    if (absent(e as NodeJS.ErrnoException)) return null
+  if (Bun.file(path).size !== Infinity) {
+    try {
+      return new TextDecoder().decode(Bun.mmap(path))
+    } catch (e) {
+      if (absent(e as NodeJS.ErrnoException)) return null
+    }
   }
   try {
     return nodeFs().readFileSync(path, 'utf8')
