@@ -7,7 +7,7 @@ import type { SessionDeps } from '../accounts/session.ts'
 import { notFound } from '../http/errors.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import { SlugParams } from '../servers/schema.ts'
-import { ownedServer } from '../servers/service.ts'
+import { ownedServer, ownedServerBy } from '../servers/service.ts'
 import { liveStatus, ownerServerJson, type ViewDeps } from '../servers/view.ts'
 import { DiscordAnswer, DiscordPut, ServerDetail, VotifierAnswer, VotifierPut, WebhookAnswer, WebhookPut } from './schema.ts'
 import { discordJson, removeChannel, rotateWebhookSecret, saveDiscord, saveVotifier, saveWebhook, votifierJson, webhookJson, type ChannelsDeps } from './service.ts'
@@ -25,9 +25,8 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
   const { store } = rt
   const serverOf = async (user: { id: string; isAdmin: boolean }, slug: string) => (await ownedServer(store.servers, user, slug)).id
   // A change: the server and who makes it (an administrator's, on another account's server, is audited).
-  const actorOn = async (user: User, slug: string): Promise<ServerActor> => ({ actor: user, server: await ownedServer(store.servers, user, slug) })
   const change = async <T>(user: User, slug: string, save: (serverId: string, by: ServerActor) => Promise<T>) => {
-    const by = await actorOn(user, slug)
+    const by = await ownedServerBy(store.servers, user, slug)
     return save(by.server.id, by)
   }
 

@@ -1,12 +1,10 @@
 import { Elysia, t } from 'elysia'
 import { ownerAuth } from '../accounts/guard.ts'
-import type { User } from '../accounts/repo.ts'
-import type { ServerActor } from '../audit/service.ts'
 import { Invalid, Ok, ServerErrors } from '../accounts/schema.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import { SlugParams } from '../servers/schema.ts'
-import { ownedServer } from '../servers/service.ts'
+import { ownedServer, ownedServerBy } from '../servers/service.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 import type { KeyCache } from './cache.ts'
 import type { KeysRepo } from './repo.ts'
@@ -25,7 +23,6 @@ const tags = ['Owner: API keys']
 export function keyRoutes(deps: KeyRoutesDeps) {
   const { store } = deps
   const serverOf = async (user: { id: string; isAdmin: boolean }, slug: string) => (await ownedServer(store.servers, user, slug)).id
-  const actorOn = async (user: User, slug: string): Promise<ServerActor> => ({ actor: user, server: await ownedServer(store.servers, user, slug) })
   return new Elysia({ name: 'keys.routes' })
     .use(ownerAuth(deps))
     .get('/api/v1/me/servers/:slug/keys', async ({ user, params }) => ({
@@ -38,7 +35,7 @@ export function keyRoutes(deps: KeyRoutesDeps) {
       detail: { summary: 'API keys of a server', tags, description: 'The active keys, oldest first, by their prefix (the key itself is never shown again), with creation and last-use times, and `perMinute`, the requests a minute each key may make (the site\'s `limits.keyed_per_minute`).' },
     })
     .post('/api/v1/me/servers/:slug/keys', async ({ user, params, body, set }) => {
-      const by = await actorOn(user, params.slug)
+      const by = await ownedServerBy(store.servers, user, params.slug)
       const created = await createKey(deps, by.server.id, body?.name, by)
       set.status = 201
       return { ok: true as const, ...created }
@@ -48,7 +45,7 @@ export function keyRoutes(deps: KeyRoutesDeps) {
       detail: { summary: 'Create an API key', tags, description: 'Answers `201 {"ok":true,"key":"vlk_…","id":"…","prefix":"vlk_abcd"}`. The key (192 random bits) is shown in this answer only; the site keeps its SHA-256. Optional body `{"name": "…"}` (at most 64 characters) to tell keys apart.' },
     })
     .delete('/api/v1/me/servers/:slug/keys/:id', async ({ user, params }) => {
-      const by = await actorOn(user, params.slug)
+      const by = await ownedServerBy(store.servers, user, params.slug)
       await revokeKey(deps, by.server.id, params.id, by)
       // The verification API caches live keys: drop it so it is refused from the next request on.
       deps.keyCache.forgetKey(params.id)

@@ -1,5 +1,5 @@
 import type { AuditRepo } from '../audit/repo.ts'
-import { audit } from '../audit/service.ts'
+import { audit, type ServerActor } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
@@ -237,6 +237,12 @@ export async function ownedServer(servers: ServersRepo, user: { id: string; isAd
   if (!server) throw notFound(`no server with the slug "${slug}"`)
   if (server.ownerId !== user.id && !user.isAdmin) throw refusal('NOT_YOURS', 'this server belongs to another account')
   return server
+}
+
+// The same server with who changes it, for a change the audit log records when an administrator
+// makes it on another account's server (auditOnServer).
+export async function ownedServerBy(servers: ServersRepo, user: ServerActor['actor'] & { isAdmin: boolean }, slug: string): Promise<ServerActor> {
+  return { actor: user, server: await ownedServer(servers, user, slug) }
 }
 
 // The server named by `slug` as the public sees it: a server off the public site (hidden, its
