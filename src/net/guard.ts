@@ -82,14 +82,13 @@ export async function checkedAddress(host: string, opts: TargetOptions, timeoutM
   return (await checkedAddresses(host, opts, timeoutMs))[0]
 }
 
-// Every address of the host, checked, in the resolver's order, without repeats: where one of them
-// refuses the connection, the next may take it (a listener bound to IPv4 only, as NuVotifier's
-// default 0.0.0.0 is, behind a name that has an IPv6 address too).
+// Every address of the host, checked (resolveTargets), in the resolver's order, without repeats:
+// where one of them refuses the connection, the next may take it (a listener bound to IPv4 only,
+// as NuVotifier's default 0.0.0.0 is, behind a name that has an IPv6 address too).
 export async function checkedAddresses(host: string, opts: TargetOptions, timeoutMs: number): Promise<string[]> {
   try {
     const late = () => new DeliveryFailure(`DNS failure: no answer for ${host} within ${seconds(timeoutMs)} (timed out): check the host name, or this machine's DNS resolver`)
-    const found = await withDeadline(resolveAll(host, opts.allowPrivate, opts.lookup ?? systemLookup), timeoutMs, late)
-    return [...new Set(found.map((a) => a.address))]
+    return (await withDeadline(resolveTargets(host, opts.allowPrivate, opts.lookup ?? systemLookup), timeoutMs, late)).map((a) => a.address)
   } catch (e) {
     if (!(e instanceof TargetRefused)) throw e
     throw new DeliveryFailure(e.reason === 'unresolved'
