@@ -81,8 +81,9 @@ function probeWrite(db: Database) {
 
 // For a command run beside the site (user add, migrate…), before it migrates: a serve running on
 // the database that lacks migrations is an older version (or this one, migrating as it starts),
-// which would go on writing with its code to the newer schema (and then refuse to start again). serve keeps a newer serve off with its
-// lock; this keeps the other commands of a newer version off in the same way.
+// which would go on writing with its code to the newer schema (and then refuse to start again).
+// serve keeps a newer serve off with its lock; this keeps the other commands of a newer version
+// off in the same way.
 export function refuseMigratingUnderServe(db: Database, path: string, list: readonly Migration[] = embedded): void {
   const found = db.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migration'`).get()
   const done = found ? (db.query('SELECT name FROM schema_migration').all() as { name: string }[]).map((r) => r.name) : []
