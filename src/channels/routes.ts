@@ -17,6 +17,8 @@ export type ChannelRoutesDeps = ChannelsDeps & ViewDeps & SessionDeps
 const webhookTags = ['Owner: webhook']
 const votifierTags = ['Owner: Votifier']
 const discordTags = ['Owner: Discord']
+// The URL's rules too: an admin may have turned network.allow_private_targets off since the save.
+const urlRulesAgain = 'The URL rules are checked again at every delivery and test, under the site\'s settings then: a URL they now refuse fails the attempt with the reason (retried on the schedule; it never reaches the network).'
 const targetRule = 'The host must resolve, and not to a loopback, private, link-local, CGNAT, multicast or unspecified address unless `network.allow_private_targets = true` (400 otherwise); it is checked again at every delivery.'
 
 // The owner's notification channels of a server: one webhook, one Votifier target, one Discord
@@ -69,7 +71,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       response: { 200: WebhookAnswer, ...Invalid('a url that is not https://, too long, unknown, or whose host is refused (private addresses); or a body that is not a JSON object'), ...ServerErrors() },
       detail: {
         summary: 'Set the webhook', tags: webhookTags,
-        description: `Body \`{"url": "https://…"}\`. Answers \`{"ok":true,"webhook":{"url","secret"}}\`. The \`whsec_\` secret (256 random bits) is generated on the first save and kept when only the URL changes. https only; http:// is accepted only with \`network.allow_private_targets = true\`. No user name, password or #fragment in the URL. ${targetRule}`,
+        description: `Body \`{"url": "https://…"}\`. Answers \`{"ok":true,"webhook":{"url","secret"}}\`. The \`whsec_\` secret (256 random bits) is generated on the first save and kept when only the URL changes. https only; http:// is accepted only with \`network.allow_private_targets = true\`. No user name, password or #fragment in the URL. ${targetRule} ${urlRulesAgain}`,
       },
     })
     .post('/api/v1/me/servers/:slug/webhook/rotate', async ({ user, params }) => ({
@@ -105,7 +107,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
       response: { 200: DiscordAnswer, ...Invalid('a url that is not a Discord webhook URL, or a body that is not a JSON object'), ...ServerErrors() },
       detail: {
         summary: 'Set the Discord webhook', tags: discordTags,
-        description: `Body \`{"url": "https://discord.com/api/webhooks/<id>/<token>"}\` (the channel's Integrations → Webhooks → Copy Webhook URL). Answers \`{"ok":true,"discord":{"url"}}\`. Every vote, and the Test button, then posts a message (an embed with the player, the server and its votes this month; no mention can ping anyone) as a durable delivery on the channel \`discord\`. The URL must be https on discord.com, ptb.discord.com, canary.discord.com or the same under discordapp.com, with no port, the webhook path (\`/api/webhooks/…\`, or \`/api/v<n>/webhooks/…\`) and no query but \`thread_id\`; no user name, password or #fragment (400 otherwise). With \`network.allow_private_targets = true\` (local and test installs) any http(s) URL is taken. ${targetRule}`,
+        description: `Body \`{"url": "https://discord.com/api/webhooks/<id>/<token>"}\` (the channel's Integrations → Webhooks → Copy Webhook URL). Answers \`{"ok":true,"discord":{"url"}}\`. Every vote, and the Test button, then posts a message (an embed with the player, the server and its votes this month; no mention can ping anyone) as a durable delivery on the channel \`discord\`. The URL must be https on discord.com, ptb.discord.com, canary.discord.com or the same under discordapp.com, with no port, the webhook path (\`/api/webhooks/…\`, or \`/api/v<n>/webhooks/…\`) and no query but \`thread_id\`; no user name, password or #fragment (400 otherwise). With \`network.allow_private_targets = true\` (local and test installs) any http(s) URL is taken. ${targetRule} ${urlRulesAgain}`,
       },
     })
     .delete('/api/v1/me/servers/:slug/discord', async ({ user, params }) => {

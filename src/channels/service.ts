@@ -3,6 +3,7 @@ import { auditOnServer, type ServerActor } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { use, type StoreWrites, type TxScript } from '../db/store.ts'
+import { DISCORD_SHAPE, discordUrlRefusal } from '../discord/discord-url.ts'
 import { invalidParameter, notFound } from '../http/errors.ts'
 import { randomSecret } from '../ids.ts'
 import { withDeadline } from '../net/deadline.ts'
@@ -10,6 +11,7 @@ import { resolveTarget, seconds, TargetRefused, type Lookup } from '../net/guard
 import { parseVotifierPublicKey } from '../push/public-key.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 import { checkHost } from '../servers/service.ts'
+import { webhookUrlRefusal } from '../webhooks/webhook-url.ts'
 import type { ChannelsRepo, DiscordSettings, VotifierSettings, WebhookSettings } from './repo.ts'
 import type { VotifierPut } from './schema.ts'
 import { yamlScalar } from './yaml-scalar.ts'
@@ -55,8 +57,8 @@ async function checkTarget(deps: ChannelsDeps, field: string, host: string, time
   }
 }
 
-// https only; plain http only where private targets are allowed (a local or test install),
-// since the payload would otherwise cross the internet readable and replayable.
+// The URL rules under the site's policy (src/webhooks/webhook-url.ts, checked again at every send),
+// then the target check.
 export async function checkWebhookUrl(deps: ChannelsDeps, text: string): Promise<string> {
   let url: URL
   try {
@@ -64,27 +66,14 @@ export async function checkWebhookUrl(deps: ChannelsDeps, text: string): Promise
   } catch {
     throw invalidParameter('url must be an absolute https:// URL', 'url')
   }
-  if (url.protocol === 'http:' && !deps.config.network.allow_private_targets) {
-    throw invalidParameter('url must use https:// (http:// is accepted only with network.allow_private_targets = true)', 'url')
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter('url must be an https:// URL', 'url')
-  if (url.username || url.password) throw invalidParameter('url must not contain a user name or password', 'url')
-  if (url.hash) throw invalidParameter('url must not contain a #fragment', 'url')
+  const refused = webhookUrlRefusal(url, deps.config.network.allow_private_targets)
+  if (refused) throw invalidParameter(refused.save, 'url')
   await checkTarget(deps, 'url', url.hostname, deps.config.deliveries.webhook_timeout)
   return url.href
 }
 
-// Where Discord serves webhooks: the stable, Public Test Build and Canary clients, under the
-// current and the former domain.
-const DISCORD_HOSTS = new Set(['discord.com', 'ptb.discord.com', 'canary.discord.com', 'discordapp.com', 'ptb.discordapp.com', 'canary.discordapp.com'])
-// /api[/v<n>]/webhooks/<webhook id: a snowflake>/<token>, as Discord's "Copy Webhook URL" gives it.
-const DISCORD_PATH = /^\/api(?:\/v\d{1,2})?\/webhooks\/\d{15,21}\/[A-Za-z0-9_-]{20,200}$/
-const DISCORD_SHAPE = 'url must be a Discord webhook URL, https://discord.com/api/webhooks/<id>/<token>, as the channel\'s Integrations → Webhooks → Copy Webhook URL gives it'
-
-// A Discord webhook URL, strictly: https, one of Discord's hosts without a port, the webhook path,
-// and no query but `thread_id` (a thread of a forum or a channel). Where private targets are
-// allowed (local and test installs) any http(s) URL is taken, so that a local receiver can stand
-// in for Discord. Either way the host must resolve, and not to a private address unless allowed.
+// A Discord webhook URL, strictly unless private targets are allowed (src/discord/discord-url.ts,
+// checked again at every send), its path without trailing slashes; then the target check.
 export async function checkDiscordUrl(deps: ChannelsDeps, text: string): Promise<string> {
   let url: URL
   try {
@@ -92,17 +81,9 @@ export async function checkDiscordUrl(deps: ChannelsDeps, text: string): Promise
   } catch {
     throw invalidParameter(DISCORD_SHAPE, 'url')
   }
-  if (url.username || url.password) throw invalidParameter('url must not contain a user name or password', 'url')
-  if (url.hash) throw invalidParameter('url must not contain a #fragment', 'url')
   url.pathname = url.pathname.replace(/\/+$/, '')
-  if (deps.config.network.allow_private_targets) {
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter(DISCORD_SHAPE, 'url')
-  } else {
-    if (url.protocol !== 'https:' || !DISCORD_HOSTS.has(url.hostname) || url.port || !DISCORD_PATH.test(url.pathname)) throw invalidParameter(DISCORD_SHAPE, 'url')
-    for (const [name, value] of url.searchParams) {
-      if (name !== 'thread_id' || !/^\d{15,21}$/.test(value)) throw invalidParameter(`url: the only query Discord webhooks take here is thread_id=<id of a thread> (not "${name}")`, 'url')
-    }
-  }
+  const refused = discordUrlRefusal(url, deps.config.network.allow_private_targets)
+  if (refused) throw invalidParameter(refused.save, 'url')
   await checkTarget(deps, 'url', url.hostname, deps.config.deliveries.webhook_timeout)
   return url.href
 }

@@ -1,6 +1,8 @@
 import { answerSnippet, postToCheckedAddress, redirectFailure, type PostOptions } from '../net/checked-post.ts'
 import { DeliveryFailure, seconds } from '../net/guard.ts'
 import { VERSION } from '../version.ts'
+import { refusedSend } from '../webhooks/webhook-url.ts'
+import { discordUrlRefusal } from './discord-url.ts'
 
 // One message to a Discord webhook, as Discord documents its answers:
 // - 204 No Content (200 with the message under ?wait=true): posted.
@@ -61,7 +63,9 @@ function retryAfterMs(res: Response, body: { retry_after?: number }): number | n
 }
 
 // `test`: the Test button's message, which is never sent again: a rate limit tells the owner when
-// to press Test again rather than promise a next attempt.
+// to press Test again rather than promise a next attempt. The URL passes the save's rules under the
+// site's current policy first (src/discord/discord-url.ts): a URL that is not Discord's, saved while
+// private targets were allowed, is refused once they are not (and retried on the schedule).
 export async function sendDiscord(webhookUrl: string, body: string, opts: PostOptions & { test?: boolean }): Promise<DiscordResult> {
   let url: URL
   try {
@@ -69,6 +73,8 @@ export async function sendDiscord(webhookUrl: string, body: string, opts: PostOp
   } catch {
     throw new DeliveryFailure(`the Discord webhook URL "${webhookUrl}" is not a valid URL`)
   }
+  const refused = discordUrlRefusal(url, opts.allowPrivate)
+  if (refused) throw new DeliveryFailure(refusedSend(refused, opts.test ?? false))
   const res = await postToCheckedAddress(url, body, { 'Content-Type': 'application/json', 'User-Agent': `votelist/${VERSION}` }, opts)
   const status = res.status
   if (status >= 200 && status < 300) {

@@ -2,6 +2,7 @@ import { hmacSha256 } from '../ids.ts'
 import { answerSnippet, postToCheckedAddress, redirectFailure, type PostOptions } from '../net/checked-post.ts'
 import { DeliveryFailure } from '../net/guard.ts'
 import { VERSION } from '../version.ts'
+import { refusedSend, webhookUrlRefusal } from './webhook-url.ts'
 
 // A test from the owner's Test button has event "test" (X-TSM-Event: test) so that a receiver
 // can tell it from a real vote and give no reward.
@@ -26,7 +27,10 @@ export interface WebhookOptions extends PostOptions {
 }
 
 // One signed POST to the owner's URL, to the address checked at send time (src/net/checked-post.ts):
-// 2xx within the timeout is success; 410 Gone stops the retries.
+// 2xx within the timeout is success; 410 Gone stops the retries. The URL passes the save's rules
+// under the site's current policy first (an http:// URL saved while private targets were allowed
+// is refused once they are not): such a failure is retried on the schedule like any other, so the
+// vote still goes out once the setting is back on, or the owner sets another URL.
 export async function sendWebhook(req: WebhookRequest, opts: WebhookOptions): Promise<{ httpStatus: number }> {
   let url: URL
   try {
@@ -34,6 +38,8 @@ export async function sendWebhook(req: WebhookRequest, opts: WebhookOptions): Pr
   } catch {
     throw new DeliveryFailure(`the webhook URL "${req.url}" is not a valid URL`)
   }
+  const refused = webhookUrlRefusal(url, opts.allowPrivate)
+  if (refused) throw new DeliveryFailure(refusedSend(refused, req.event === 'test'))
   const timestamp = String(Math.floor(opts.now() / 1000))
   const res = await postToCheckedAddress(url, req.body, {
     'Content-Type': 'application/json',

@@ -5,7 +5,7 @@ import { DeliveryFailure } from '../../src/net/guard.ts'
 import { VERSION } from '../../src/version.ts'
 import { freePort } from '../deliveries/setup.ts'
 import { until } from '../until.ts'
-import { startDiscordReceiver, type DiscordReceiver } from './discord-receiver.ts'
+import { startDiscordReceiver, WEBHOOK_ID, WEBHOOK_TOKEN, type DiscordReceiver } from './discord-receiver.ts'
 
 const receivers: DiscordReceiver[] = []
 afterEach(() => { for (const r of receivers.splice(0)) r.stop() })
@@ -200,8 +200,10 @@ describe('posting to a Discord webhook (a local stand-in answering as Discord do
 
   test('the same outbound rule as every channel: a private address is refused without private targets; a dead port is a failure', async () => {
     const r = receiver()
-    const refused = await failure(sendDiscord(r.url(), message, { ...loopback, allowPrivate: false }))
-    expect(refused.message).toBe('private target refused: 127.0.0.1 resolves to 127.0.0.1, a private or reserved address; votelist only connects to public addresses')
+    // Discord's own URL, its name resolving to the loopback address: only the address is refused.
+    const toLoopback = async () => [{ address: '127.0.0.1', family: 4 }]
+    const refused = await failure(sendDiscord(`https://discord.com/api/webhooks/${WEBHOOK_ID}/${WEBHOOK_TOKEN}`, message, { ...loopback, allowPrivate: false, lookup: toLoopback }))
+    expect(refused.message).toBe('private target refused: discord.com resolves to 127.0.0.1, a private or reserved address; votelist only connects to public addresses')
     expect(r.received.length).toBe(0)
     const port = freePort()
     expect((await failure(sendDiscord(`http://127.0.0.1:${port}/api/webhooks/1/x`, message, loopback))).message).toBe(`connection refused by 127.0.0.1:${port}: nothing listens on that port`)

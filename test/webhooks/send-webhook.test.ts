@@ -167,7 +167,8 @@ describeBackends('webhook deliveries', (backend) => {
 
   test('a private target is refused at send time unless allowed', async () => {
     const r = receiver()
-    const { rt, server } = await withWebhook(backend, r.url(), { network: { allow_private_targets: false } })
+    // https: the URL itself passes this site's rules; only its address is refused.
+    const { rt, server } = await withWebhook(backend, `https://127.0.0.1:${r.port}/hook`, { network: { allow_private_targets: false } })
     await recordVote(rt, server, 'Steve', ['203.0.113.7'])
     await rt.queue.drain()
     expect(r.received.length).toBe(0)
