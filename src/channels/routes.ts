@@ -44,20 +44,20 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
         server: {
           ...(await ownerServerJson(rt, s)),
           ...(await liveStatus(rt, s)),
-          webhook: webhook && webhookJson(webhook),
+          webhook: webhook && webhookJson(webhook, rt.config),
           votifier: votifier && votifierJson(votifier, rt.config),
-          discord: discord && discordJson(discord),
+          discord: discord && discordJson(discord, rt.config),
         },
       }
     }, {
       owner: true, params: SlugParams,
       response: { 200: ServerDetail, ...ServerErrors() },
-      detail: { summary: 'One of my servers', tags: ['Owner: servers'], description: 'The server with its notification settings: `webhook` `{url, secret}` (the secret is revealed here to the owner) and `votifier` `{host, port, protocol, publicKey | token + configLine}` and `discord` `{url}`, each null when not set. 403 for another account\'s server, 404 for an unknown slug.' },
+      detail: { summary: 'One of my servers', tags: ['Owner: servers'], description: 'The server with its notification settings: `webhook` `{url, secret}` (the secret is revealed here to the owner) and `votifier` `{host, port, protocol, publicKey | token + configLine}` and `discord` `{url}`, each null when not set; `webhook` and `discord` add `refused` (the reason) when the site would not send to the saved URL now (its admin turned `network.allow_private_targets` off after it was saved). 403 for another account\'s server, 404 for an unknown slug.' },
     })
     .get('/api/v1/me/servers/:slug/webhook', async ({ user, params }) => {
       const w = await store.channels.webhook(await serverOf(user, params.slug))
       if (!w) throw notFound('no webhook is set for this server')
-      return { ok: true as const, webhook: webhookJson(w) }
+      return { ok: true as const, webhook: webhookJson(w, rt.config) }
     }, {
       owner: true, params: SlugParams,
       response: { 200: WebhookAnswer, ...ServerErrors('no server with this slug, or no webhook set') },
@@ -65,7 +65,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
     })
     .put('/api/v1/me/servers/:slug/webhook', async ({ user, params, body }) => ({
       ok: true as const,
-      webhook: webhookJson(await change(user, params.slug, (id, by) => saveWebhook(rt, id, body.url, by))),
+      webhook: webhookJson(await change(user, params.slug, (id, by) => saveWebhook(rt, id, body.url, by)), rt.config),
     }), {
       owner: true, params: SlugParams, body: WebhookPut, transform: refuseUnknownFields(WebhookPut),
       response: { 200: WebhookAnswer, ...Invalid('a url that is not https://, too long, unknown, or whose host is refused (private addresses); or a body that is not a JSON object'), ...ServerErrors() },
@@ -76,7 +76,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
     })
     .post('/api/v1/me/servers/:slug/webhook/rotate', async ({ user, params }) => ({
       ok: true as const,
-      webhook: webhookJson(await change(user, params.slug, (id, by) => rotateWebhookSecret(rt, id, by))),
+      webhook: webhookJson(await change(user, params.slug, (id, by) => rotateWebhookSecret(rt, id, by)), rt.config),
     }), {
       owner: true, params: SlugParams,
       response: { 200: WebhookAnswer, ...ServerErrors('no server with this slug, or no webhook set') },
@@ -93,7 +93,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
     .get('/api/v1/me/servers/:slug/discord', async ({ user, params }) => {
       const d = await store.channels.discord(await serverOf(user, params.slug))
       if (!d) throw notFound('no Discord webhook is set for this server')
-      return { ok: true as const, discord: discordJson(d) }
+      return { ok: true as const, discord: discordJson(d, rt.config) }
     }, {
       owner: true, params: SlugParams,
       response: { 200: DiscordAnswer, ...ServerErrors('no server with this slug, or no Discord webhook set') },
@@ -101,7 +101,7 @@ export function channelRoutes(rt: ChannelRoutesDeps) {
     })
     .put('/api/v1/me/servers/:slug/discord', async ({ user, params, body }) => ({
       ok: true as const,
-      discord: discordJson(await change(user, params.slug, (id, by) => saveDiscord(rt, id, body.url, by))),
+      discord: discordJson(await change(user, params.slug, (id, by) => saveDiscord(rt, id, body.url, by)), rt.config),
     }), {
       owner: true, params: SlugParams, body: DiscordPut, transform: refuseUnknownFields(DiscordPut),
       response: { 200: DiscordAnswer, ...Invalid('a url that is not a Discord webhook URL, or a body that is not a JSON object'), ...ServerErrors() },

@@ -17,6 +17,9 @@ const protocolSchema = (options?: SchemaOptions) => t.Union([t.Literal('v1'), t.
 const ProtocolValue = protocolSchema()
 export type VotifierProtocol = typeof ProtocolValue.static
 
+// A saved URL that the site's rules refuse now (see the channels' routes).
+const REFUSED = t.String({ description: 'present when this site would not send to the saved URL now, with why: its admin turned `network.allow_private_targets` off after the URL was saved (an http:// webhook; a Discord URL that is not Discord\'s). Every delivery and test to it fails with this reason until an allowed URL is saved; the failed deliveries are retried on the schedule, and can be redelivered.', examples: ['http:// targets are not allowed on this site (network.allow_private_targets is off): set an https:// URL'] })
+
 export const WebhookPut = t.Object({
   url: t.String({ minLength: 1, maxLength: 2000, error: 'url must be an https:// URL of at most 2000 characters', examples: ['https://example.com/votelist-hook'] }),
 })
@@ -25,6 +28,7 @@ export type WebhookPut = typeof WebhookPut.static
 export const WebhookJson = t.Object({
   url: t.String(),
   secret: t.String({ description: 'whsec_… — the HMAC-SHA256 key of X-TSM-Signature (its UTF-8 bytes)' }),
+  refused: t.Optional(REFUSED),
 })
 
 // A pasted v2 token goes into the listener's YAML: keep it to characters that are no YAML
@@ -58,6 +62,7 @@ export type DiscordPut = typeof DiscordPut.static
 
 export const DiscordJson = t.Object({
   url: t.String({ description: 'the Discord webhook URL; its last part is the webhook\'s token, a secret' }),
+  refused: t.Optional(REFUSED),
 })
 
 export const WebhookAnswer = t.Object({ ok: t.Literal(true), webhook: WebhookJson })

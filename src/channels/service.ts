@@ -11,7 +11,7 @@ import { resolveTarget, seconds, TargetRefused, type Lookup } from '../net/guard
 import { parseVotifierPublicKey } from '../push/public-key.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 import { checkHost } from '../servers/service.ts'
-import { webhookUrlRefusal } from '../webhooks/webhook-url.ts'
+import { webhookUrlRefusal, type UrlRefusal } from '../webhooks/webhook-url.ts'
 import type { ChannelsRepo, DiscordSettings, VotifierSettings, WebhookSettings } from './repo.ts'
 import type { VotifierPut } from './schema.ts'
 import { yamlScalar } from './yaml-scalar.ts'
@@ -170,8 +170,16 @@ export async function saveVotifier(deps: ChannelsDeps, serverId: string, input: 
 // side double-quoted where YAML 1.1 would otherwise not read it as that exact string.
 export const votifierConfigLine = (serviceName: string, token: string) => `${yamlScalar(serviceName)}: ${yamlScalar(token)}`
 
-export const webhookJson = (w: WebhookSettings) => ({ url: w.url, secret: w.secret })
-export const discordJson = (d: DiscordSettings) => ({ url: d.url })
+// `refused`: why the site would not send to the saved URL now (the admin turned
+// network.allow_private_targets off after it was saved), for the owner's settings; absent when its
+// rules pass. The address is not looked up here: every attempt checks it.
+function refusedNow(url: string, config: Config, rule: (url: URL, allowPrivate: boolean) => UrlRefusal | null) {
+  const refused = URL.canParse(url) ? rule(new URL(url), config.network.allow_private_targets) : null
+  return refused ? { refused: refused.send } : {}
+}
+
+export const webhookJson = (w: WebhookSettings, config: Config) => ({ url: w.url, secret: w.secret, ...refusedNow(w.url, config, webhookUrlRefusal) })
+export const discordJson = (d: DiscordSettings, config: Config) => ({ url: d.url, ...refusedNow(d.url, config, discordUrlRefusal) })
 
 export function votifierJson(v: VotifierSettings, config: Config) {
   const base = { host: v.host, port: v.port, protocol: v.protocol }

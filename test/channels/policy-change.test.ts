@@ -100,4 +100,23 @@ describeBackends('targets saved under network.allow_private_targets, after the a
     expect(r.received.map((m) => m.json.embeds[0].description)).toEqual(['**Steve** voted for **Emerald Valley**.'])
     expect((await deliveryRows(after))[0]).toMatchObject({ status: 'succeeded', attempts: 3 })
   })
+
+  test('the server\'s settings say which saved URL the site no longer takes, and why; a URL that passes says nothing', async () => {
+    const { rt: before, server } = await deliveryRuntime(backend)
+    await saveWebhook(before, server.id, 'http://127.0.0.1:8123/hook')
+    await saveDiscord(before, server.id, `https://hooks.example.com/api/webhooks/${WEBHOOK_ID}/${WEBHOOK_TOKEN}`)
+    const owner = await ownerCalls(before)
+    const shown = await json(await owner('GET', `/api/v1/me/servers/${server.slug}`))
+    expect([shown.body.server.webhook, shown.body.server.discord]).toEqual([
+      { url: 'http://127.0.0.1:8123/hook', secret: expect.any(String) }, { url: `https://hooks.example.com/api/webhooks/${WEBHOOK_ID}/${WEBHOOK_TOKEN}` },
+    ])
+
+    const rt = await restarted(before, false)
+    const now = await ownerCalls(rt)
+    const detail = await json(await now('GET', `/api/v1/me/servers/${server.slug}`))
+    expect(detail.body.server.webhook).toEqual({ url: 'http://127.0.0.1:8123/hook', secret: expect.any(String), refused: HTTP_REFUSED.replace(', then Redeliver', '') })
+    expect(detail.body.server.discord).toEqual({ url: `https://hooks.example.com/api/webhooks/${WEBHOOK_ID}/${WEBHOOK_TOKEN}`, refused: DISCORD_REFUSED.replace(', then Redeliver', '') })
+    expect((await json(await now('GET', `/api/v1/me/servers/${server.slug}/webhook`))).body.webhook.refused).toBe(HTTP_REFUSED.replace(', then Redeliver', ''))
+    expect((await json(await now('GET', `/api/v1/me/servers/${server.slug}/discord`))).body.discord.refused).toBe(DISCORD_REFUSED.replace(', then Redeliver', ''))
+  })
 })

@@ -19,6 +19,8 @@ describe('failureLabel', () => {
       ['bad key: the stored public key is 4096-bit; Votifier needs the listener\'s 2048-bit rsa/public.key', null, 'Bad key'],
       ['DNS failure: mc.example.invalid could not be resolved (check the host name)', null, 'Host not found'],
       ['private target refused: mc.example.net resolves to 10.0.0.7; votelist only connects to public addresses', null, 'Address not allowed'],
+      ['http:// targets are not allowed on this site (network.allow_private_targets is off): set an https:// URL, then Redeliver', null, 'URL not allowed'],
+      ['this site only posts to Discord\'s own webhook URLs, https://discord.com/api/webhooks/<id>/<token> (network.allow_private_targets is off): set the URL the channel\'s Integrations → Webhooks → Copy Webhook URL gives, then Redeliver', null, 'URL not allowed'],
       ['the receiver answered HTTP 503', 503, 'HTTP 503'],
       ['the receiver answered HTTP 429', 429, 'HTTP 429'],
       ['Discord answered 429: "You are being rate limited.": rate limited, so the next attempt waits 2 s, as Discord asked', 429, 'Rate limited'],

@@ -3,6 +3,7 @@ import { del, put, serverPath } from './api.js'
 import { announce, h, replace } from './dom.js'
 import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
 import { t } from './i18n.js'
+import { refusedNotice } from './refused-notice.js'
 /** @import { DiscordAnswer, DiscordSettings, ServerDetail } from '../types/api' */
 
 /** @param {ServerDetail} server */
@@ -27,6 +28,7 @@ export function discordSection(server) {
       h('h2', null, t('dash.discord.title')),
       h('p', null, t('dash.discord.lead')),
       form,
+      refusedNotice(discord),
       discord ? actionButton(t('dash.discord.remove'), async () => {
         await del(serverPath(server.slug, '/discord'))
         discord = null

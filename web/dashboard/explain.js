@@ -12,6 +12,8 @@ const RULES = [
   [/wrong token|invalid token|Signature is not valid/i, 'dash.failure.wrongToken'],
   [/bad key|Could not decrypt/i, 'dash.failure.badKey'],
   [/DNS failure|could not be resolved|does not resolve/i, 'dash.failure.hostNotFound'],
+  // A saved URL the site's rules refuse now (before "private": they name network.allow_private_targets).
+  [/not allowed on this site|only posts to Discord's own|the saved URL is refused|only query a Discord webhook URL may have/i, 'dash.failure.urlRefused'],
   [/private|reserved address/i, 'dash.failure.addressRefused'],
   [/not a Votifier listener|speaks only v1/i, 'dash.failure.notVotifier'],
   [/redirect/i, 'dash.failure.redirect'],

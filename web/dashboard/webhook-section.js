@@ -5,6 +5,7 @@ import { announce, h, newId, replace } from './dom.js'
 import { copyButton } from './copy.js'
 import { actionButton, field, formError, onSubmit, valueOf } from './forms.js'
 import { t, tp } from './i18n.js'
+import { refusedNotice } from './refused-notice.js'
 /** @import { ServerDetail, WebhookAnswer, WebhookSettings } from '../types/api' */
 
 /**
@@ -54,6 +55,7 @@ export function webhookSection(server) {
       h('h2', null, t('dash.channel.webhook')),
       h('p', null, t('dash.webhook.lead')),
       form,
+      refusedNotice(webhook),
       webhook ? [
         secretRow(webhook, async () => {
           webhook = /** @type {WebhookAnswer} */ (await post(serverPath(server.slug, '/webhook/rotate'))).webhook

@@ -325,6 +325,8 @@ export interface DiscordAnswer {
 /** @answer PUT /api/v1/me/servers/{slug}/discord 200 discord */
 export interface DiscordSettings {
   url: string
+  /** Why the site would not send to this URL now (its admin changed network.allow_private_targets). */
+  refused?: string
 }
 
 /**
@@ -340,6 +342,8 @@ export interface WebhookAnswer {
 export interface WebhookSettings {
   url: string
   secret: string
+  /** Why the site would not send to this URL now (its admin changed network.allow_private_targets). */
+  refused?: string
 }
 
 /** @answer PUT /api/v1/me/servers/{slug}/votifier 200 */
