@@ -225,7 +225,7 @@ export const configSchema = {
     per_target_concurrency: int(4, 'Delivery attempts in flight at once to one target (Votifier host:port, webhook origin, or Discord webhook), so one slow server never holds every slot.', 1, 1000),
   },
   network: {
-    allow_private_targets: bool(false, 'Allow webhook, Votifier and ping targets on loopback, private, link-local, CGNAT, multicast or unspecified addresses.'),
+    allow_private_targets: bool(false, 'Allow webhook, Votifier and ping targets on loopback, private, link-local, CGNAT, multicast or unspecified addresses, plain http:// webhooks, and Discord webhook URLs that are not Discord\'s (local and test installs). Checked at every attempt too: turned off, the targets it let through fail (retried, then redeliverable) until their owners change them.'),
   },
   limits: {
     keyed_per_minute: int(600, 'Requests a minute per API key on the verification API.', 1, 1_000_000),
