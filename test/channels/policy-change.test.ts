@@ -1,4 +1,5 @@
 import { afterAll, afterEach, expect, test } from 'bun:test'
+import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
 import { saveDiscord, saveWebhook } from '../../src/channels/service.ts'
 import { redeliver } from '../../src/deliveries/service.ts'
 import type { Lookup } from '../../src/net/guard.ts'
@@ -38,7 +39,6 @@ async function restarted(rt: BackendRuntime, allow: boolean, asked: string[] = [
 
 async function ownerCalls(rt: BackendRuntime, email = 'owner@example.com') {
   const owner = (await rt.store.users.byEmail(email))!
-  const { startSession, sessionCookieName } = await import('../../src/accounts/session.ts')
   const headers = { cookie: `${sessionCookieName(rt.siteUrl)}=${(await startSession(rt, owner.id)).token}` }
   return as(await testApp(rt), headers)
 }
