@@ -6,12 +6,13 @@ import { invalidParameter, notFound } from '../http/errors.ts'
 import { randomSecret, sha256Hex } from '../ids.ts'
 import type { HashGate } from './hash-gate.ts'
 import { publicUser, type PasswordResetsRepo, type SessionsRepo, type User, type UsersRepo } from './repo.ts'
-import { checkPassword, disabledAccount, hashPassword } from './service.ts'
+import { checkPassword, disabledAccount, entryOf, hashPassword, type Entry } from './service.ts'
 
 // One-time password reset links, made by an administrator (no e-mail needed: the admin hands the
 // link over) and used from the dashboard. The token is 256 bits from the CSPRNG; only its SHA-256
 // is stored. A link expires after 24 hours, works once, and a new link for the same account
-// replaces the previous one. Using it sets the password and ends every session of the account.
+// replaces the previous one. Using it sets the password and ends every session of the account, and
+// every device cookie issued before (the new password's hash no longer fits their stamp).
 
 export const RESET_TTL_MS = 24 * 3600_000
 
@@ -54,14 +55,14 @@ function* liveReset(tx: Pick<ResetTx, 'passwordResets'>, tokenHash: string, now:
 
 // Sets the account's new password from a live link, uses the link up and ends the account's
 // sessions, in one transaction. A disabled account's link is refused and stays unused.
-export async function resetPassword(deps: ResetDeps & { hashGate: HashGate }, token: string, password: string): Promise<User> {
+export async function resetPassword(deps: ResetDeps & { hashGate: HashGate; secret: Uint8Array }, token: string, password: string): Promise<Entry> {
   checkPassword(password)
   const tokenHash = sha256Hex(token)
   // Checked before hashing (a dead link costs no hash) and again in the transaction (two uses
   // of one link at once: the second finds it gone).
   await runScriptAsync(liveReset(deps.store, tokenHash, deps.clock.now()))
   const passwordHash = await deps.hashGate.run(() => hashPassword(password))
-  return deps.store.write(function* (tx): TxScript<User> {
+  return deps.store.write(function* (tx): TxScript<Entry> {
     const now = deps.clock.now()
     const reset = yield* liveReset(tx, tokenHash, now)
     const user = yield* use(tx.users.byId(reset.userId))
@@ -71,6 +72,6 @@ export async function resetPassword(deps: ResetDeps & { hashGate: HashGate }, to
     yield* use(tx.passwordResets.remove(user.id))
     yield* use(tx.sessions.revokeAllOf(user.id, now))
     yield* audit(tx, now, user, 'user.password_reset', { type: 'user', id: user.id, label: user.email })
-    return publicUser(user)
+    return entryOf(deps, { ...user, passwordHash })
   })
 }

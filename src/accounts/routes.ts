@@ -7,7 +7,7 @@ import { ownerAuth } from './guard.ts'
 import { DEVICE_TTL_MS, deviceCookieName, issueDevice, knownDevice } from './known-device.ts'
 import { resetPassword, type ResetDeps } from './password-reset.ts'
 import { AuthStatus, Credentials, Invalid, Ok, ResetBody, SessionErrors, UserAnswer, userJson } from './schema.ts'
-import { logIn, registerUser, type LoginDeps } from './service.ts'
+import { logIn, registerUser, type Entry, type LoginDeps } from './service.ts'
 import { endSession, SESSION_TTL_MS, sessionCookieAttributes, sessionCookieName, startSession, type SessionDeps } from './session.ts'
 
 export type AccountRoutesDeps = LoginDeps & ResetDeps & SessionDeps & PublicLimitDeps & {
@@ -24,10 +24,11 @@ export function accountRoutes(rt: AccountRoutesDeps) {
   const name = sessionCookieName(rt.siteUrl)
   const deviceName = deviceCookieName(rt.siteUrl)
   // The session, then the device cookie that exempts this browser from the account's lock.
-  const openSession = async (cookie: Cookies, user: { id: string; email: string }) => {
+  const openSession = async (cookie: Cookies, { user, credential }: Entry) => {
     const { token } = await startSession(rt, user.id)
     cookie[name].set({ value: token, ...sessionCookieAttributes(rt.siteUrl, SESSION_TTL_MS / 1000) })
-    cookie[deviceName].set({ value: await issueDevice(rt, user.email), ...sessionCookieAttributes(rt.siteUrl, DEVICE_TTL_MS / 1000) })
+    cookie[deviceName].set({ value: await issueDevice(rt, user.email, credential), ...sessionCookieAttributes(rt.siteUrl, DEVICE_TTL_MS / 1000) })
+    return user
   }
   // Every login or sign-up attempt counts against its client address, before any hash is spent
   // and before the body is checked (a malformed attempt counts too).
@@ -48,8 +49,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       },
     })
     .post('/api/v1/auth/register', async ({ body, cookie, set }) => {
-      const user = await registerUser(rt, body)
-      await openSession(cookie as Cookies, user)
+      const user = await openSession(cookie as Cookies, await registerUser(rt, body))
       set.status = 201
       return { ok: true as const, user: userJson(user) }
     }, {
@@ -65,8 +65,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       },
     })
     .post('/api/v1/auth/login', async ({ body, cookie }) => {
-      const user = await logIn(rt, body.email, body.password, await knownDevice(rt, cookie[deviceName]?.value))
-      await openSession(cookie as Cookies, user)
+      const user = await openSession(cookie as Cookies, await logIn(rt, body.email, body.password, await knownDevice(rt, cookie[deviceName]?.value)))
       return { ok: true as const, user: userJson(user) }
     }, {
       body: Credentials, transform: [loginLimit, refuseUnknownFields(Credentials)], sameOrigin: true,
@@ -77,7 +76,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       },
       detail: {
         summary: 'Log in', tags,
-        description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). Wrong credentials: 401. A disabled account (right password): 403 FORBIDDEN with `field: "email"`. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After. Every login, sign-up and reset also sets the device cookie (`votelist_device`, signed, a year, same attributes): a browser that has logged in to the account before is not refused by that account\'s lock, only by its own failures, so others\' wrong passwords cannot lock the owner out.',
+        description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). Wrong credentials: 401. A disabled account (right password): 403 FORBIDDEN with `field: "email"`. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After. Every login, sign-up and reset also sets the device cookie (`votelist_device`, signed, a year, same attributes): a browser that has logged in to the account before is not refused by that account\'s lock, only by its own failures, so others\' wrong passwords cannot lock the owner out. A password reset ends the device cookies issued before it (the browser that made it gets a new one).',
       },
     })
     .post('/api/v1/auth/logout', async ({ cookie }) => {
@@ -98,8 +97,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       detail: { summary: 'The logged-in account', tags, description: '401 UNAUTHENTICATED without a valid session.' },
     })
     .post('/api/v1/auth/reset', async ({ body, cookie }) => {
-      const user = await resetPassword(rt, body.token, body.password)
-      await openSession(cookie as Cookies, user)
+      const user = await openSession(cookie as Cookies, await resetPassword(rt, body.token, body.password))
       return { ok: true as const, user: userJson(user) }
     }, {
       body: ResetBody, transform: [loginLimit, refuseUnknownFields(ResetBody)], sameOrigin: true,
@@ -111,7 +109,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       },
       detail: {
         summary: 'Set a new password with a reset link', tags,
-        description: 'Takes the token of a reset link an administrator made (POST /api/v1/admin/users/{id}/reset-link) and the new password (the sign-up rules: 8 to 256 characters, not only whitespace). Sets the password, uses the link up (it works once), ends every other session of the account and logs it in here (sets the session cookie). An unknown, used, replaced or expired token (links last 24 hours): 400 naming `token`. A disabled account: 403, and the link stays unused. Counts against the login rate limit of the client address.',
+        description: 'Takes the token of a reset link an administrator made (POST /api/v1/admin/users/{id}/reset-link) and the new password (the sign-up rules: 8 to 256 characters, not only whitespace). Sets the password, uses the link up (it works once), ends every other session of the account, and every device cookie issued before (see POST /api/v1/auth/login), and logs it in here (sets the session and device cookies). An unknown, used, replaced or expired token (links last 24 hours): 400 naming `token`. A disabled account: 403, and the link stays unused. Counts against the login rate limit of the client address.',
       },
     })
 }

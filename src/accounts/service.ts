@@ -6,8 +6,8 @@ import { ApiError, conflict, invalidParameter, refusal, unauthenticated } from '
 import type { RateLimiter } from '../http/rate-limit.ts'
 import { newId } from '../ids.ts'
 import type { HashGate } from './hash-gate.ts'
-import type { KnownDevice } from './known-device.ts'
-import { emailKey, publicUser, type User, type UsersRepo } from './repo.ts'
+import { credentialStamp, knownTo, type KnownDevice } from './known-device.ts'
+import { emailKey, publicUser, type User, type UsersRepo, type UserWithHash } from './repo.ts'
 
 // Deliberately loose: one @, no spaces, a dot in the domain. Deliverability is not our business.
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/
@@ -69,7 +69,10 @@ function* checkFree(tx: UsersTx, email: string, opts: CreateUserOptions): TxScri
 }
 
 // The first account ever created is the admin, whatever was asked.
-export async function createUser(deps: CreateUserDeps, input: NewUser, opts: CreateUserOptions = {}): Promise<User> {
+export const createUser = async (deps: CreateUserDeps, input: NewUser, opts: CreateUserOptions = {}): Promise<User> =>
+  publicUser(await addUser(deps, input, opts))
+
+async function addUser(deps: CreateUserDeps, input: NewUser, opts: CreateUserOptions): Promise<UserWithHash> {
   const email = checkEmail(input.email)
   checkPassword(input.password)
   // Checked before hashing (cheap refusals) and again inside the transaction (races).
@@ -81,20 +84,32 @@ export async function createUser(deps: CreateUserDeps, input: NewUser, opts: Cre
     const first = (yield* use(tx.users.count())) === 0
     const user = { id: newId(), email, passwordHash, isAdmin: input.admin === true || first, disabled: false, createdAt: deps.clock.now() }
     yield* use(tx.users.insert(user))
-    return publicUser(user)
+    return user
   })
 }
 
 export interface LoginDeps extends CreateUserDeps {
   config: Config
+  // The site's secret: it signs the device cookie and keys its credential stamp.
+  secret: Uint8Array
   hashGate: HashGate
   limits: { failedLogins: RateLimiter }
 }
 
 export const FAILED_LOGIN_WINDOW_MS = 15 * 60_000
 
-export const registerUser = (deps: LoginDeps, input: { email: string; password: string }) =>
-  createUser(deps, input, { gate: deps.hashGate, firstOnly: !deps.config.accounts.open_registration })
+// An account just logged in to (signed up, logged in, its password reset), with the stamp of its
+// password that the browser's new device cookie carries (src/accounts/known-device.ts).
+export interface Entry {
+  user: User
+  credential: string
+}
+
+export const entryOf = (deps: Pick<LoginDeps, 'secret'>, user: UserWithHash): Entry =>
+  ({ user: publicUser(user), credential: credentialStamp(deps.secret, user.passwordHash) })
+
+export const registerUser = async (deps: LoginDeps, input: { email: string; password: string }) =>
+  entryOf(deps, await addUser(deps, input, { gate: deps.hashGate, firstOnly: !deps.config.accounts.open_registration }))
 
 // Unknown e-mail addresses are verified against this hash too, so that the answer time does not
 // tell which addresses have an account. Made at the first login for an unknown address.
@@ -114,13 +129,14 @@ const tooManyFailures = (retryAfterSeconds: number) =>
 // The account behind these credentials. Failed attempts count per account (whatever the client
 // address, so a botnet cannot spread a guessing attack); past the limit the account refuses
 // logins with 429 before any hash is spent, until the oldest failure leaves the window.
-// A browser that logged in to this account before (src/accounts/known-device.ts) has a lock of
-// its own instead.
-export async function logIn(deps: LoginDeps, email: string, password: string, device: KnownDevice | null = null): Promise<User> {
+// A browser that logged in to this account since its password was last set
+// (src/accounts/known-device.ts) has a lock of its own instead.
+export async function logIn(deps: LoginDeps, email: string, password: string, device: KnownDevice | null = null): Promise<Entry> {
   const written = email.trim()
   // Every form of one address counts against the same account.
   const account = emailKey(written)
-  const key = device && device.account === account ? `device:${device.id}` : account
+  const user = await deps.store.users.byEmail(written)
+  const key = device && knownTo(deps.secret, device, account, user?.passwordHash) ? `device:${device.id}` : account
   const limiter = deps.limits.failedLogins
   let pending = underWay.get(limiter)
   if (!pending) underWay.set(limiter, (pending = new Map()))
@@ -132,7 +148,6 @@ export async function logIn(deps: LoginDeps, email: string, password: string, de
     if (!lock.allowed) throw tooManyFailures(lock.retryAfterSeconds)
     // The attempts already under way may use up what is left: this one waits for their outcome.
     if (ahead >= lock.remaining) throw tooManyFailures(1)
-    const user = await deps.store.users.byEmail(written)
     const valid = await deps.hashGate.run(async () => {
       const hash = user?.passwordHash ?? (await dummyHash())
       return Bun.password.verify(password, hash)
@@ -143,7 +158,7 @@ export async function logIn(deps: LoginDeps, email: string, password: string, de
     }
     // Said only to whoever knows the password.
     if (user.disabled) throw disabledAccount('email')
-    return publicUser(user)
+    return entryOf(deps, user)
   } finally {
     const left = pending.get(key)! - 1
     if (left > 0) pending.set(key, left)

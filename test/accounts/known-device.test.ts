@@ -60,3 +60,15 @@ test('behind https the device cookie is __Host- prefixed and Secure', async () =
   const { app, device } = await setup({ site: { base_url: 'https://vote.example.org' } })
   expect(device).toStartWith('__Host-votelist_device=')
 })
+
+test('an account deleted and made again with the same address: the old account\'s browsers do not escape the new one\'s lock', async () => {
+  const { app } = await setup() // owner@example.com is the administrator
+  const admin = { cookie: (await login(app, 'owner@example.com', password)).headers.getSetCookie()[0].split(';')[0] }
+  const old = await call(app, 'POST', '/api/v1/auth/register', { body: { email: 'gone@example.com', password } })
+  const oldDevice = deviceCookie(old)
+  const { user } = (await old.json()) as { user: { id: string } }
+  expect((await call(app, 'DELETE', `/api/v1/admin/users/${user.id}`, { headers: admin })).status).toBe(200)
+  expect((await call(app, 'POST', '/api/v1/auth/register', { body: { email: 'gone@example.com', password: 'someone else entirely' } })).status).toBe(201)
+  for (let i = 0; i < 3; i++) expect((await login(app, 'gone@example.com', 'wrong password', oldDevice)).status).toBe(401)
+  expect((await login(app, 'gone@example.com', 'someone else entirely')).status).toBe(429)
+})

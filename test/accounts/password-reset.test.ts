@@ -23,6 +23,8 @@ async function site(backend: Backend, input: Parameters<typeof siteOn>[1] = {}) 
 }
 
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!
+// The device cookie an answer set (src/accounts/known-device.ts), as `name=value`.
+const deviceOf = (r: Response) => r.headers.getSetCookie().find((c) => c.startsWith('votelist_device='))!.split(';')[0]
 
 describeBackends('password reset links', (backend) => {
   test('a link opens the dashboard\'s reset page, works once, sets the password, ends the other sessions and logs in', async () => {
@@ -84,5 +86,21 @@ describeBackends('password reset links', (backend) => {
     const token = tokenOf((await link()).url)
     const r = await call(app, 'POST', '/api/v1/auth/reset', { body: { token, password: 'a brand new password' }, headers: { origin: 'https://evil.example' } })
     expect(r.status).toBe(403)
+  })
+
+  test('a reset ends the device cookies issued before it: a browser that knew the old password counts against the account\'s lock again', async () => {
+    const { app, link, reset } = await site(backend, { accounts: { failed_logins_per_account: 3, login_attempts_per_minute: 1000 } })
+    const attempt = (password: string, cookie?: string) =>
+      call(app, 'POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password }, headers: cookie ? { cookie } : {} })
+    // Someone who knew the password logged in, twice: each login gave a device cookie.
+    const stale = [deviceOf(await attempt('correct horse battery')), deviceOf(await attempt('correct horse battery'))]
+    const used = await reset(tokenOf((await link()).url), 'a brand new password')
+    const fresh = deviceOf(used)
+    // Their guesses at the new password now count against the account, whichever old cookie they send.
+    for (const cookie of [stale[0], stale[1], stale[0]]) expect((await attempt('a guess at the new one', cookie)).status).toBe(401)
+    expect((await attempt('a brand new password', stale[1])).status).toBe(429)
+    expect((await attempt('a brand new password')).status).toBe(429)
+    // The browser that made the reset got a fresh cookie: the lock is not its.
+    expect((await attempt('a brand new password', fresh)).status).toBe(200)
   })
 })
