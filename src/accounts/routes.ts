@@ -23,9 +23,12 @@ const LoginLimited = errorAnswer('RATE_LIMITED: over the login limit of the clie
 export function accountRoutes(rt: AccountRoutesDeps) {
   const name = sessionCookieName(rt.siteUrl)
   const deviceName = deviceCookieName(rt.siteUrl)
-  // The session, then the device cookie that exempts this browser from the account's lock.
+  // The session, then the device cookie that exempts this browser from the account's lock. The
+  // session the browser held, of whichever account, ends: the new one replaces it, and a copy of
+  // the old cookie must not outlive it (as after a logout).
   const openSession = async (cookie: Cookies, { user, credential }: Entry) => {
     const { token } = await startSession(rt, user.id)
+    await endSession(rt, cookie[name]?.value as string | undefined)
     cookie[name].set({ value: token, ...sessionCookieAttributes(rt.siteUrl, SESSION_TTL_MS / 1000) })
     cookie[deviceName].set({ value: await issueDevice(rt, user.email, credential), ...sessionCookieAttributes(rt.siteUrl, DEVICE_TTL_MS / 1000) })
     return user
@@ -76,7 +79,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       },
       detail: {
         summary: 'Log in', tags,
-        description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). Wrong credentials: 401. A disabled account (right password): 403 FORBIDDEN with `field: "email"`. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After. Every login, sign-up and reset also sets the device cookie (`votelist_device`, signed, a year, same attributes): a browser that has logged in to the account before is not refused by that account\'s lock, only by its own failures, so others\' wrong passwords cannot lock the owner out. A password reset ends the device cookies issued before it (the browser that made it gets a new one).',
+        description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). The session the request\'s cookie named, if any (of any account), ends, as sign-up and reset do. Wrong credentials: 401. A disabled account (right password): 403 FORBIDDEN with `field: "email"`. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After. Every login, sign-up and reset also sets the device cookie (`votelist_device`, signed, a year, same attributes): a browser that has logged in to the account before is not refused by that account\'s lock, only by its own failures, so others\' wrong passwords cannot lock the owner out. A password reset ends the device cookies issued before it (the browser that made it gets a new one).',
       },
     })
     .post('/api/v1/auth/logout', async ({ cookie }) => {

@@ -158,6 +158,25 @@ describe('login and sessions', () => {
     expect((await me(restarted, other)).status).toBe(200)
   })
 
+  test('a login in a browser that holds a session ends that session, whichever account it was; a failed login leaves it alone', async () => {
+    const app = await testApp(testRuntime())
+    const first = cookieOf(await register(app, 'admin@example.com'))
+    await register(app, 'owner@example.com')
+    expect((await login(app, 'owner@example.com', 'wrong password', { cookie: first })).status).toBe(401)
+    expect((await me(app, first)).status).toBe(200)
+    // The same account again: the old cookie (copied elsewhere, say) no longer works.
+    const again = cookieOf(await login(app, 'admin@example.com', password, { cookie: first }))
+    expect((await me(app, first)).status).toBe(401)
+    // Another account: the administrator's session does not outlive the owner's login.
+    const owner = cookieOf(await login(app, 'owner@example.com', password, { cookie: again }))
+    expect((await me(app, again)).status).toBe(401)
+    expect((await json(await me(app, owner))).body.user.email).toBe('owner@example.com')
+    // A sign-up in a logged-in browser too.
+    const third = cookieOf(await register(app, 'third@example.com', password, { cookie: owner }))
+    expect((await me(app, owner)).status).toBe(401)
+    expect((await me(app, third)).status).toBe(200)
+  })
+
   test('a cross-site Origin is refused (403) on register, login and logout; the site\'s own Origin passes', async () => {
     const app = await testApp(testRuntime())
     const evil = { origin: 'https://evil.example' }

@@ -130,9 +130,11 @@ describe('the OpenAPI document and the routes of the live site', () => {
       'GET /api/v1/votes/check': { query: 'pseudo=Steve' },
       'POST /api/v1/votes/claim': { query: 'pseudo=Steve' },
     }
-    // Run last, in this order: they end what the others need (the session, the server, channels).
+    // Run last, in this order: they end what the others need (the session, the server, channels;
+    // a sign-up or login ends the session the request carries).
     const LAST = ['POST /api/v1/me/servers/{slug}/webhook/rotate', 'DELETE /api/v1/me/servers/{slug}/webhook', 'DELETE /api/v1/me/servers/{slug}/votifier',
-      'DELETE /api/v1/me/servers/{slug}/banner', 'DELETE /api/v1/me/servers/{slug}', 'DELETE /api/v1/admin/users/{id}', 'POST /api/v1/auth/logout']
+      'DELETE /api/v1/me/servers/{slug}/banner', 'DELETE /api/v1/me/servers/{slug}', 'DELETE /api/v1/admin/users/{id}',
+      'POST /api/v1/auth/register', 'POST /api/v1/auth/login', 'POST /api/v1/auth/logout']
     const NOT_WALKED = new Set([
       'POST /api/v1/me/servers/{slug}/deliveries/{id}/redeliver', // a failed delivery to resend: test/deliveries
       'PUT /api/v1/me/servers/{slug}/discord', 'GET /api/v1/me/servers/{slug}/discord', 'DELETE /api/v1/me/servers/{slug}/discord', // discord.com is not called from tests
