@@ -55,7 +55,7 @@ function* liveReset(tx: Pick<ResetTx, 'passwordResets'>, tokenHash: string, now:
 
 // Sets the account's new password from a live link, uses the link up and ends the account's
 // sessions, in one transaction. A disabled account's link is refused and stays unused.
-export async function resetPassword(deps: ResetDeps & { hashGate: HashGate; secret: Uint8Array }, token: string, password: string): Promise<Entry> {
+export async function resetPassword(deps: ResetDeps & { hashGate: HashGate }, token: string, password: string): Promise<Entry> {
   checkPassword(password)
   const tokenHash = sha256Hex(token)
   // Checked before hashing (a dead link costs no hash) and again in the transaction (two uses
@@ -72,6 +72,6 @@ export async function resetPassword(deps: ResetDeps & { hashGate: HashGate; secr
     yield* use(tx.passwordResets.remove(user.id))
     yield* use(tx.sessions.revokeAllOf(user.id, now))
     yield* audit(tx, now, user, 'user.password_reset', { type: 'user', id: user.id, label: user.email })
-    return entryOf(deps, { ...user, passwordHash })
+    return entryOf({ ...user, passwordHash })
   })
 }

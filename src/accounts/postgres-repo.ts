@@ -50,6 +50,12 @@ export function postgresSessionsRepo(pg: Pg) {
     async insert(s) {
       await exec(pg, 'INSERT INTO session (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [s.id, s.userId, s.createdAt, s.expiresAt])
     },
+    // FOR SHARE: a reset or a disabling under way holds the account's row; the insert waits for it
+    // and then reads the row as it committed it. One that starts after waits for this insert, and
+    // then ends the session with the others.
+    insertIfCurrent: async (s, hash) => (await exec(pg, `INSERT INTO session (id, user_id, created_at, expires_at) SELECT $1::text, $2::text, $3::bigint, $4::bigint
+      WHERE EXISTS (SELECT 1 FROM "user" WHERE id = $2 AND password_hash = $5 AND disabled_at IS NULL FOR SHARE)`,
+    [s.id, s.userId, s.createdAt, s.expiresAt, hash])) > 0,
     active: (id, now) => row<SessionRow>(pg,
       'SELECT id, user_id AS "userId", expires_at AS "expiresAt" FROM session WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2', [id, now]),
     revoke: async (id, at) => (await exec(pg, 'UPDATE session SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, id])) > 0,

@@ -53,6 +53,9 @@ export interface SessionRow {
 
 export interface SessionsRepo {
   insert(s: SessionRow & { createdAt: number }): Awaitable<void>
+  // Inserts the session only if its account has this password hash and is not disabled (false
+  // otherwise), waiting for a transaction that is changing either.
+  insertIfCurrent(s: SessionRow & { createdAt: number }, passwordHash: string): Awaitable<boolean>
   // The session if it is neither revoked nor expired.
   active(id: string, now: number): Awaitable<SessionRow | null>
   revoke(id: string, at: number): Awaitable<boolean>

@@ -4,7 +4,7 @@ import type { RateLimiter } from '../http/rate-limit.ts'
 import { errorAnswer } from '../http/schema.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
 import { ownerAuth } from './guard.ts'
-import { DEVICE_TTL_MS, deviceCookieName, issueDevice, knownDevice } from './known-device.ts'
+import { credentialStamp, DEVICE_TTL_MS, deviceCookieName, issueDevice, knownDevice } from './known-device.ts'
 import { resetPassword, type ResetDeps } from './password-reset.ts'
 import { AuthStatus, Credentials, Invalid, Ok, ResetBody, SessionErrors, UserAnswer, userJson } from './schema.ts'
 import { logIn, registerUser, type Entry, type LoginDeps } from './service.ts'
@@ -26,11 +26,12 @@ export function accountRoutes(rt: AccountRoutesDeps) {
   // The session, then the device cookie that exempts this browser from the account's lock. The
   // session the browser held, of whichever account, ends: the new one replaces it, and a copy of
   // the old cookie must not outlive it (as after a logout).
-  const openSession = async (cookie: Cookies, { user, credential }: Entry) => {
-    const { token } = await startSession(rt, user.id)
+  const openSession = async (cookie: Cookies, { user, passwordHash }: Entry) => {
+    const { token } = await startSession(rt, user.id, passwordHash)
     await endSession(rt, cookie[name]?.value as string | undefined)
     cookie[name].set({ value: token, ...sessionCookieAttributes(rt.siteUrl, SESSION_TTL_MS / 1000) })
-    cookie[deviceName].set({ value: await issueDevice(rt, user.email, credential), ...sessionCookieAttributes(rt.siteUrl, DEVICE_TTL_MS / 1000) })
+    const device = await issueDevice(rt, user.email, credentialStamp(rt.secret, passwordHash))
+    cookie[deviceName].set({ value: device, ...sessionCookieAttributes(rt.siteUrl, DEVICE_TTL_MS / 1000) })
     return user
   }
   // Every login or sign-up attempt counts against its client address, before any hash is spent

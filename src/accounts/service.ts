@@ -6,7 +6,7 @@ import { ApiError, conflict, invalidParameter, refusal, unauthenticated } from '
 import type { RateLimiter } from '../http/rate-limit.ts'
 import { newId } from '../ids.ts'
 import type { HashGate } from './hash-gate.ts'
-import { credentialStamp, knownTo, type KnownDevice } from './known-device.ts'
+import { knownTo, type KnownDevice } from './known-device.ts'
 import { emailKey, publicUser, type User, type UsersRepo, type UserWithHash } from './repo.ts'
 
 // Deliberately loose: one @, no spaces, a dot in the domain. Deliverability is not our business.
@@ -98,18 +98,18 @@ export interface LoginDeps extends CreateUserDeps {
 
 export const FAILED_LOGIN_WINDOW_MS = 15 * 60_000
 
-// An account just logged in to (signed up, logged in, its password reset), with the stamp of its
-// password that the browser's new device cookie carries (src/accounts/known-device.ts).
+// An account just logged in to (signed up, logged in, its password reset), with the password hash
+// that was checked or set: the session is written only while the account still has it
+// (startSession), and the browser's new device cookie carries its stamp (known-device.ts).
 export interface Entry {
   user: User
-  credential: string
+  passwordHash: string
 }
 
-export const entryOf = (deps: Pick<LoginDeps, 'secret'>, user: UserWithHash): Entry =>
-  ({ user: publicUser(user), credential: credentialStamp(deps.secret, user.passwordHash) })
+export const entryOf = (user: UserWithHash): Entry => ({ user: publicUser(user), passwordHash: user.passwordHash })
 
 export const registerUser = async (deps: LoginDeps, input: { email: string; password: string }) =>
-  entryOf(deps, await addUser(deps, input, { gate: deps.hashGate, firstOnly: !deps.config.accounts.open_registration }))
+  entryOf(await addUser(deps, input, { gate: deps.hashGate, firstOnly: !deps.config.accounts.open_registration }))
 
 // Unknown e-mail addresses are verified against this hash too, so that the answer time does not
 // tell which addresses have an account. Made at the first login for an unknown address.
@@ -158,7 +158,7 @@ export async function logIn(deps: LoginDeps, email: string, password: string, de
     }
     // Said only to whoever knows the password.
     if (user.disabled) throw disabledAccount('email')
-    return entryOf(deps, user)
+    return entryOf(user)
   } finally {
     const left = pending.get(key)! - 1
     if (left > 0) pending.set(key, left)

@@ -1,5 +1,6 @@
 import { jwtVerify, SignJWT } from 'jose'
 import type { Clock } from '../clock.ts'
+import { unauthenticated } from '../http/errors.ts'
 import type { SiteUrl } from '../http/site-url.ts'
 import { newId } from '../ids.ts'
 import type { Scheduler } from '../jobs/scheduler.ts'
@@ -26,11 +27,18 @@ export function sessionCookieAttributes(siteUrl: SiteUrl, maxAgeSeconds: number)
   return { httpOnly: true, sameSite: 'lax' as const, secure: siteUrl.secure, path: '/', maxAge: maxAgeSeconds }
 }
 
-export async function startSession(deps: SessionDeps, userId: string): Promise<{ token: string; expiresAt: number }> {
+// `verified`: the password hash the login checked (or the sign-up or reset set). The session is
+// written only if the account still has it and is not disabled, in one statement that waits for
+// a reset or a disabling under way: a login that checked the old password while a reset was
+// being made would otherwise open a session after the reset had ended the others, and keep it.
+// Refused: 401, as the password it checked is no longer the account's.
+export async function startSession(deps: SessionDeps, userId: string, verified?: string): Promise<{ token: string; expiresAt: number }> {
   const now = deps.clock.now()
   const sid = newId()
   const expiresAt = now + SESSION_TTL_MS
-  await deps.store.sessions.insert({ id: sid, userId, createdAt: now, expiresAt })
+  const session = { id: sid, userId, createdAt: now, expiresAt }
+  if (verified === undefined) await deps.store.sessions.insert(session)
+  else if (!(await deps.store.sessions.insertIfCurrent(session, verified))) throw unauthenticated('wrong e-mail address or password')
   const token = await new SignJWT({ sid })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)

@@ -38,12 +38,16 @@ export function sqliteUsersRepo(db: Database) {
 
 export function sqliteSessionsRepo(db: Database) {
   const insert = db.prepare('INSERT INTO session (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+  // SQLite writes one transaction at a time: a reset or a disabling is wholly before or after.
+  const insertIfCurrent = db.prepare(`INSERT INTO session (id, user_id, created_at, expires_at) SELECT ?, ?, ?, ?
+    WHERE EXISTS (SELECT 1 FROM user WHERE id = ? AND password_hash = ? AND disabled_at IS NULL)`)
   const active = db.prepare('SELECT id, user_id AS userId, expires_at AS expiresAt FROM session WHERE id = ? AND revoked_at IS NULL AND expires_at > ?')
   const revoke = db.prepare('UPDATE session SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
   const revokeUser = db.prepare('UPDATE session SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL')
   const purge = db.prepare('DELETE FROM session WHERE expires_at <= ?')
   return {
     insert: (s) => { insert.run(s.id, s.userId, s.createdAt, s.expiresAt) },
+    insertIfCurrent: (s, hash) => insertIfCurrent.run(s.id, s.userId, s.createdAt, s.expiresAt, s.userId, hash).changes > 0,
     active: (id, now) => active.get(id, now) as SessionRow | null,
     revoke: (id, at) => revoke.run(at, id).changes > 0,
     revokeAllOf: (userId, at) => revokeUser.run(at, userId).changes,

@@ -2,6 +2,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { sha256Hex } from '../../src/ids.ts'
 import { describeBackends, type Backend } from '../backends.ts'
 import { call, cleanupTemp, siteOn, testApp } from '../helpers.ts'
+import { until } from '../until.ts'
 import { as, cookieOf, json, ownerSession } from '../owner/session.ts'
 
 afterAll(cleanupTemp)
@@ -102,5 +103,30 @@ describeBackends('password reset links', (backend) => {
     expect((await attempt('a brand new password')).status).toBe(429)
     // The browser that made the reset got a fresh cookie: the lock is not its.
     expect((await attempt('a brand new password', fresh)).status).toBe(200)
+  })
+
+  test('a login with the old password that was under way while the reset was made opens no session that outlives it', async () => {
+    const { rt, app, owner, link, reset } = await site(backend)
+    // The login reads the account (its old password hash), and is held there while the reset is made:
+    // as when the reset commits during the seconds' fraction the login spends hashing.
+    const users = rt.store.users
+    const byEmail = users.byEmail.bind(users)
+    let read = false
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    users.byEmail = async (email: string) => {
+      const found = await byEmail(email)
+      read = true
+      await held
+      return found
+    }
+    const late = login(app, 'correct horse battery')
+    await until(() => read, 'the login to read the account')
+    users.byEmail = byEmail
+    expect((await reset(tokenOf((await link()).url), 'a brand new password')).status).toBe(200)
+    release()
+    // It checked a password that is no longer the account's: refused, and no session was written.
+    expect(await json(await late)).toEqual({ status: 401, body: { ok: false, error: { code: 'UNAUTHENTICATED', message: 'wrong e-mail address or password' } } })
+    expect(await rt.rows('SELECT count(*) AS n FROM session WHERE user_id = ? AND revoked_at IS NULL', owner.user.id)).toEqual([{ n: 1 }]) // the reset's
   })
 })
