@@ -6,7 +6,7 @@ import { emailKey } from './repo.ts'
 import type { SessionDeps } from './session.ts'
 
 // A browser that has logged in to an account before: a signed cookie set by every login (and
-// sign-up, and password reset) that names the account's address and a random device id. The
+// sign-up, and password reset) that names the accounts it logged in to and a random device id. The
 // per-account lock on failed logins does not apply to it (its own failures count against the
 // device alone): otherwise anyone who knows an address could keep its owner locked out for good
 // with a few wrong passwords every 15 minutes. (OWASP's "device cookies".)
@@ -20,12 +20,17 @@ export const DEVICE_TTL_MS = 365 * 24 * 3600_000
 
 export const deviceCookieName = (siteUrl: SiteUrl) => (siteUrl.secure ? '__Host-votelist_device' : 'votelist_device')
 
+// One account this browser logged in to: its emailKey, the credentialStamp of its password then,
+// and when (seconds): each is known for a year from its own login.
+type DeviceLogin = [account: string, credential: string, at: number]
+
+// A browser is known to the last few accounts it logged in to (an administrator with an owner
+// account of their own keeps both), not only the latest.
+const ACCOUNTS_PER_DEVICE = 5
+
 export interface KnownDevice {
   id: string
-  // The emailKey of the account it logged in to.
-  account: string
-  // The credentialStamp of that account's password then.
-  credential: string
+  logins: DeviceLogin[]
 }
 
 // Names the account's password as it is now and tells nothing of it: an HMAC, under the site's
@@ -35,27 +40,40 @@ export const credentialStamp = (secret: Uint8Array, passwordHash: string) =>
 
 // Whether this device cookie exempts its browser from the lock of the account `account` names
 // (its emailKey), whose password hash is `passwordHash`.
-export const knownTo = (secret: Uint8Array, device: KnownDevice | null, account: string, passwordHash: string | undefined) =>
-  device !== null && passwordHash !== undefined && device.account === account && device.credential === credentialStamp(secret, passwordHash)
+export function knownTo(secret: Uint8Array, device: KnownDevice | null, account: string, passwordHash: string | undefined): boolean {
+  if (device === null || passwordHash === undefined) return false
+  const stamp = credentialStamp(secret, passwordHash)
+  return device.logins.some(([acc, credential]) => acc === account && credential === stamp)
+}
 
-export function issueDevice(deps: Pick<SessionDeps, 'clock' | 'secret'>, email: string, credential: string): Promise<string> {
+// The cookie after a login to `email`: this login, and the browser's earlier ones to other
+// accounts (`previous`, its cookie as sent) that are less than a year old.
+export function issueDevice(deps: Pick<SessionDeps, 'clock' | 'secret'>, previous: KnownDevice | null, email: string, credential: string): Promise<string> {
   const now = deps.clock.now()
-  return new SignJWT({ typ: 'device', acc: emailKey(email), cred: credential })
+  const at = Math.floor(now / 1000)
+  const account = emailKey(email)
+  const kept = (previous?.logins ?? []).filter(([acc, , when]) => acc !== account && when * 1000 + DEVICE_TTL_MS > now)
+  const logins: DeviceLogin[] = [...kept.slice(-(ACCOUNTS_PER_DEVICE - 1)), [account, credential, at]]
+  return new SignJWT({ typ: 'device', acc: logins })
     .setProtectedHeader({ alg: 'HS256' })
     .setJti(newId())
-    .setIssuedAt(Math.floor(now / 1000))
+    .setIssuedAt(at)
     .setExpirationTime(Math.floor((now + DEVICE_TTL_MS) / 1000))
     .sign(deps.secret)
 }
 
+const isLogin = (e: unknown): e is DeviceLogin =>
+  Array.isArray(e) && e.length === 3 && typeof e[0] === 'string' && typeof e[1] === 'string' && typeof e[2] === 'number'
+
 // The device a cookie names, or null if it is absent, forged, expired or another kind of token
-// (a session's has no `typ`). One issued before the stamp existed has none: it fits no account.
+// (a session's has no `typ`). One issued before the password stamp existed (its `acc` a single
+// address) fits no account.
 export async function knownDevice(deps: Pick<SessionDeps, 'clock' | 'secret'>, token: unknown): Promise<KnownDevice | null> {
   if (typeof token !== 'string' || token === '') return null
   try {
     const { payload } = await jwtVerify(token, deps.secret, { algorithms: ['HS256'], currentDate: new Date(deps.clock.now()) })
-    if (payload.typ !== 'device' || typeof payload.acc !== 'string' || typeof payload.jti !== 'string') return null
-    return { id: payload.jti, account: payload.acc, credential: typeof payload.cred === 'string' ? payload.cred : '' }
+    if (payload.typ !== 'device' || !Array.isArray(payload.acc) || typeof payload.jti !== 'string') return null
+    return { id: payload.jti, logins: payload.acc.filter(isLogin) }
   } catch {
     return null
   }

@@ -30,7 +30,8 @@ export function accountRoutes(rt: AccountRoutesDeps) {
     const { token } = await startSession(rt, user.id, passwordHash)
     await endSession(rt, cookie[name]?.value as string | undefined)
     cookie[name].set({ value: token, ...sessionCookieAttributes(rt.siteUrl, SESSION_TTL_MS / 1000) })
-    const device = await issueDevice(rt, user.email, credentialStamp(rt.secret, passwordHash))
+    const previous = await knownDevice(rt, cookie[deviceName]?.value)
+    const device = await issueDevice(rt, previous, user.email, credentialStamp(rt.secret, passwordHash))
     cookie[deviceName].set({ value: device, ...sessionCookieAttributes(rt.siteUrl, DEVICE_TTL_MS / 1000) })
     return user
   }
@@ -80,7 +81,7 @@ export function accountRoutes(rt: AccountRoutesDeps) {
       },
       detail: {
         summary: 'Log in', tags,
-        description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). The session the request\'s cookie named, if any (of any account), ends, as sign-up and reset do. Wrong credentials: 401. A disabled account (right password): 403 FORBIDDEN with `field: "email"`. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After. Every login, sign-up and reset also sets the device cookie (`votelist_device`, signed, a year, same attributes): a browser that has logged in to the account before is not refused by that account\'s lock, only by its own failures, so others\' wrong passwords cannot lock the owner out. A password reset ends the device cookies issued before it (the browser that made it gets a new one).',
+        description: 'Checks e-mail and password and sets the session cookie (HttpOnly, SameSite=Lax, 30 days; `__Host-` prefixed and Secure when site.base_url is https). The session the request\'s cookie named, if any (of any account), ends, as sign-up and reset do. Wrong credentials: 401. A disabled account (right password): 403 FORBIDDEN with `field: "email"`. Rate limits: `accounts.login_attempts_per_minute` per client address, `accounts.failed_logins_per_account` failures per account in 15 minutes; both answer 429 with Retry-After. Every login, sign-up and reset also sets the device cookie (`votelist_device`, signed, a year, same attributes): a browser that has logged in to the account before (one of its last five accounts) is not refused by that account\'s lock, only by its own failures, so others\' wrong passwords cannot lock the owner out. A password reset ends the device cookies issued before it (the browser that made it gets a new one).',
       },
     })
     .post('/api/v1/auth/logout', async ({ cookie }) => {

@@ -72,3 +72,14 @@ test('an account deleted and made again with the same address: the old account\'
   for (let i = 0; i < 3; i++) expect((await login(app, 'gone@example.com', 'wrong password', oldDevice)).status).toBe(401)
   expect((await login(app, 'gone@example.com', 'someone else entirely')).status).toBe(429)
 })
+
+test('a browser that logged in to two accounts stays known to both: the second login does not take the first one\'s exemption away', async () => {
+  const { app, device } = await setup() // the administrator's browser, logged in to owner@example.com
+  await call(app, 'POST', '/api/v1/auth/register', { body: { email: 'shop@example.com', password } })
+  // The same browser logs in to its second account, then back: its cookie is known to both.
+  const both = deviceCookie(await login(app, 'shop@example.com', password, device))
+  for (let i = 0; i < 3; i++) expect((await login(app, 'owner@example.com', 'wrong password')).status).toBe(401)
+  for (let i = 0; i < 3; i++) expect((await login(app, 'shop@example.com', 'wrong password')).status).toBe(401)
+  expect((await login(app, 'owner@example.com', password, both)).status).toBe(200)
+  expect((await login(app, 'shop@example.com', password, both)).status).toBe(200)
+})
