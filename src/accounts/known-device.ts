@@ -46,20 +46,27 @@ export function knownTo(secret: Uint8Array, device: KnownDevice | null, account:
   return device.logins.some(([acc, credential]) => acc === account && credential === stamp)
 }
 
+// Browsers drop a cookie over 4096 bytes, name and attributes included, without a word.
+const MAX_TOKEN_LENGTH = 3800
+
 // The cookie after a login to `email`: this login, and the browser's earlier ones to other
-// accounts (`previous`, its cookie as sent) that are less than a year old.
-export function issueDevice(deps: Pick<SessionDeps, 'clock' | 'secret'>, previous: KnownDevice | null, email: string, credential: string): Promise<string> {
+// accounts (`previous`, its cookie as sent) that are less than a year old, as many of the latest
+// as fit (five addresses of 254 non-Latin characters would not).
+export async function issueDevice(deps: Pick<SessionDeps, 'clock' | 'secret'>, previous: KnownDevice | null, email: string, credential: string): Promise<string> {
   const now = deps.clock.now()
   const at = Math.floor(now / 1000)
   const account = emailKey(email)
-  const kept = (previous?.logins ?? []).filter(([acc, , when]) => acc !== account && when * 1000 + DEVICE_TTL_MS > now)
-  const logins: DeviceLogin[] = [...kept.slice(-(ACCOUNTS_PER_DEVICE - 1)), [account, credential, at]]
-  return new SignJWT({ typ: 'device', acc: logins })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setJti(newId())
-    .setIssuedAt(at)
-    .setExpirationTime(Math.floor((now + DEVICE_TTL_MS) / 1000))
-    .sign(deps.secret)
+  let kept = (previous?.logins ?? []).filter(([acc, , when]) => acc !== account && when * 1000 + DEVICE_TTL_MS > now).slice(-(ACCOUNTS_PER_DEVICE - 1))
+  for (;;) {
+    const token = await new SignJWT({ typ: 'device', acc: [...kept, [account, credential, at]] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setJti(newId())
+      .setIssuedAt(at)
+      .setExpirationTime(Math.floor((now + DEVICE_TTL_MS) / 1000))
+      .sign(deps.secret)
+    if (token.length <= MAX_TOKEN_LENGTH || kept.length === 0) return token
+    kept = kept.slice(1)
+  }
 }
 
 const isLogin = (e: unknown): e is DeviceLogin =>

@@ -83,3 +83,18 @@ test('a browser that logged in to two accounts stays known to both: the second l
   expect((await login(app, 'owner@example.com', password, both)).status).toBe(200)
   expect((await login(app, 'shop@example.com', password, both)).status).toBe(200)
 })
+
+test('the cookie stays under the 4096 bytes a browser keeps, however long the addresses it remembers', async () => {
+  const { app } = await setup()
+  let cookie = ''
+  for (const kana of ['あ', 'い', 'う', 'え', 'お']) {
+    // 248 characters, 744 bytes in UTF-8.
+    const email = `${kana.repeat(64)}@${kana.repeat(180)}.jp`
+    cookie = deviceCookie(await call(app, 'POST', '/api/v1/auth/register', { body: { email, password }, headers: cookie ? { cookie } : {} }))
+    expect(cookie.length).toBeLessThan(3900)
+  }
+  // Known to the latest account still.
+  const latest = `${'お'.repeat(64)}@${'お'.repeat(180)}.jp`
+  for (let i = 0; i < 3; i++) expect((await login(app, latest, 'wrong password')).status).toBe(401)
+  expect((await login(app, latest, password, cookie)).status).toBe(200)
+})
