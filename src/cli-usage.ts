@@ -19,6 +19,8 @@ Usage:
                                             ("-" as URL reads it from stdin)
   votelist config check [--config FILE]     validate the configuration and exit
   votelist config example [--database PATH] print a commented votelist.toml with every default
+  votelist health [--config FILE]           ask the site on the configured http.host/http.port for
+                                            /api/v1/health; prints the version that answers
   votelist version                          print the version
   votelist help                             print this text
 

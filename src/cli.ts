@@ -1,6 +1,7 @@
 import { userJson } from './accounts/schema.ts'
 import { checkEmail, checkPassword, createUser } from './accounts/service.ts'
 import { parseFlags, type Flags } from './cli-args.ts'
+import { health } from './cli-health.ts'
 import { readPasswordLine } from './cli-password.ts'
 import { USAGE } from './cli-usage.ts'
 import { databaseLabel, loadConfig, type Config } from './config/load.ts'
@@ -235,10 +236,9 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
     return EXIT.ok
   },
 
-  async help(_args, io) {
-    io.out(USAGE)
-    return EXIT.ok
-  },
+  async help(_args, io) { io.out(USAGE); return EXIT.ok },
+
+  async health(args, io) { return health(config(parse(args, {}).values, io), io) },
 }
 
 // `votelist --config FILE COMMAND …`, the order many tools take their global options in, is read

@@ -39,7 +39,7 @@ describe('version and help', () => {
     test(`${argv.join(' ')} prints usage naming every command and the exit codes`, async () => {
       const { code, out } = await run(argv)
       expect(code).toBe(0)
-      for (const c of ['serve', 'migrate', 'user add', 'server add', 'key create', 'backup', 'db copy', 'config check', 'config example', 'version']) {
+      for (const c of ['serve', 'migrate', 'user add', 'server add', 'key create', 'backup', 'db copy', 'config check', 'config example', 'health', 'version']) {
         expect(out).toContain(`votelist ${c}`)
       }
       expect(out).toContain('78 bad configuration')
@@ -126,7 +126,7 @@ describe('a bad configuration stops every command with exit 78 and one line nami
     ['[http\n', 'not valid TOML'],
   ]
   for (const [toml, message] of cases) {
-    for (const argv of [['serve'], ['migrate'], ['config', 'check'], ['key', 'create', '--server', 'x'], ['backup', 'copy.db']]) {
+    for (const argv of [['serve'], ['migrate'], ['config', 'check'], ['key', 'create', '--server', 'x'], ['backup', 'copy.db'], ['health']]) {
       test(`${argv.join(' ')} with ${JSON.stringify(toml)}`, async () => {
         const dir = tempDir()
         writeFileSync(join(dir, 'bad.toml'), toml)
