@@ -11,13 +11,15 @@ set -eu
 
 usage() {
   cat <<'EOF'
-Usage: install.sh [--binary FILE] [--prefix DIR] [--destdir DIR]
+Usage: install.sh [--binary FILE] [--prefix DIR] [--destdir DIR] [--wait SECONDS]
 
   --binary FILE   the votelist binary to install (default: dist/votelist beside this script,
                   else votelist beside this script)
   --prefix DIR    install the binary to DIR/bin (default: /usr/local)
   --destdir DIR   stage everything under DIR (same as the DESTDIR variable); skips creating the
                   user and touching systemd
+  --wait SECONDS  after restarting a running service, wait at most this long for the new version
+                  to answer its health check (default: 600, for migrations of a big database)
 EOF
 }
 
@@ -28,6 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 PREFIX=/usr/local
 DESTDIR=${DESTDIR:-}
 BINARY=
+WAIT=600
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) [ $# -ge 2 ] || { usage >&2; exit 2; }; PREFIX=$2; shift 2 ;;
@@ -36,11 +39,14 @@ while [ $# -gt 0 ]; do
     --destdir=*) DESTDIR=${1#*=}; shift ;;
     --binary) [ $# -ge 2 ] || { usage >&2; exit 2; }; BINARY=$2; shift 2 ;;
     --binary=*) BINARY=${1#*=}; shift ;;
+    --wait) [ $# -ge 2 ] || { usage >&2; exit 2; }; WAIT=$2; shift 2 ;;
+    --wait=*) WAIT=${1#*=}; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "install.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
   esac
 done
 case "$PREFIX" in /*) ;; *) die "--prefix must be an absolute path (got $PREFIX)" ;; esac
+case "$WAIT" in ''|*[!0-9]*|0) echo "install.sh: --wait must be a number of seconds from 1 up (got $WAIT)" >&2; usage >&2; exit 2 ;; esac
 PREFIX=${PREFIX%/}
 if [ -n "$DESTDIR" ]; then
   mkdir -p "$DESTDIR"
@@ -176,21 +182,43 @@ mv -f "$DESTDIR$UNIT.new" "$DESTDIR$UNIT"
 say "wrote $UNIT"
 
 # The unit is Type=simple: `systemctl restart` returns once the process is started, before it has
-# migrated the database and listened. A start that fails ends "failed" (exit 2, 77, 78: no restart)
-# or "activating" (waiting to restart). Up = "active" at 3 checks in a row, a second apart, within 30 s.
-service_stays_up() {
-  ups=0 checks=0
-  while [ $checks -lt 30 ]; do
+# migrated the database and listened, and "active" means no more than that the process exists.
+# Up = the new version answers its health check (`votelist health`: GET /api/v1/health on the
+# configured address, answered only once migrations have run and the site listens) with its own
+# version. Down = systemd gives up ("failed", "inactive"), restarts it a third time (it keeps
+# failing: a port taken, a migration that fails), or $WAIT seconds pass (a big database's
+# migrations take a while; a line every 30 s says what it waits for). With http.port = 0 there is
+# no address to ask: up = "active" at 3 checks in a row, a second apart.
+service_answers() {
+  started=$(date +%s) was=active restarts=0 ups=0 told=0 checked=yes
+  answer="it was never active"
+  while :; do
     state=$(systemctl is-active votelist.service) || true
     case "$state" in
-      active) ups=$((ups + 1)); [ $ups -lt 3 ] || return 0 ;;
-      failed|inactive) return 1 ;;
-      *) ups=0 ;;
+      active)
+        answer=$("$BINDIR/votelist" health --config "$CONFIG" 2>&1) && rc=0 || rc=$?
+        if [ $rc = 0 ]; then
+          [ "$answer" != "$VERSION" ] || return 0
+          answer="votelist $answer answers there, not $VERSION (another votelist on that port?)"
+        elif [ $rc = 78 ] && case "$answer" in *"http.port is 0"*) true ;; *) false ;; esac; then
+          checked=no ups=$((ups + 1))
+          [ $ups -lt 3 ] || return 0
+        fi ;;
+      failed|inactive) why=stopped; return 1 ;;
+      *)
+        ups=0
+        if [ "$was" = active ]; then restarts=$((restarts + 1)); fi
+        if [ $restarts -ge 3 ]; then why=restarting; return 1; fi ;;
     esac
-    checks=$((checks + 1))
+    was=$state
+    waited=$(($(date +%s) - started))
+    if [ $waited -ge "$WAIT" ]; then why=timeout; return 1; fi
+    if [ $((waited / 30)) -gt $told ]; then
+      told=$((waited / 30))
+      say "waiting for votelist.service to answer its health check ($waited s of at most $WAIT; systemd says: $state): $answer"
+    fi
     sleep 1
   done
-  return 1
 }
 
 if [ "$live" = yes ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
@@ -201,9 +229,20 @@ if [ "$live" = yes ] && command -v systemctl >/dev/null && [ -d /run/systemd/sys
 (see: systemctl status votelist.service)"
   if systemctl is-active --quiet votelist.service; then
     systemctl restart votelist.service
-    service_stays_up ||
-      die "votelist.service did not come back after the restart (systemd says: $state). See why: journalctl -u votelist.service -n 50"
-    say "restarted votelist.service (migrations run at start)"
+    journal="journalctl -u votelist.service -n 50"
+    if ! service_answers; then
+      case "$why" in
+        stopped) die "votelist.service did not come back after the restart (systemd says: $state). See why: $journal" ;;
+        restarting) die "votelist.service keeps failing after the restart: systemd restarted it $restarts times (it says: $state); last health check: $answer. See why: $journal" ;;
+        *) die "votelist.service did not answer its health check within $WAIT s after the restart (systemd says: $state): $answer
+If it is still migrating a big database it may yet come up (check: $BINDIR/votelist health --config $CONFIG; install.sh --wait SECONDS waits longer). See why: $journal" ;;
+      esac
+    fi
+    if [ $checked = yes ]; then
+      say "restarted votelist.service (migrations run at start); it answers its health check as votelist $VERSION"
+    else
+      say "restarted votelist.service (migrations run at start); not checked that it answers: http.port = 0 leaves no fixed address to ask"
+    fi
   else
     say "enabled votelist.service; edit $CONFIG, then: systemctl start votelist"
   fi

@@ -107,6 +107,12 @@ describe('install.sh into a staging root (DESTDIR)', () => {
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('unknown argument: --frobnicate')
     expect(bad.stderr).toContain('Usage: install.sh')
+    for (const wait of ['0', 'ten', '-5', '']) {
+      const badWait = await install(['--wait', wait], { DESTDIR: tempDir() })
+      expect(badWait.code).toBe(2)
+      expect(badWait.stderr).toContain(`--wait must be a number of seconds from 1 up (got ${wait})`)
+    }
+    expect((await install(['--wait=900'], { DESTDIR: tempDir() })).code).toBe(0)
     const relativePrefix = await install(['--prefix', 'opt'], { DESTDIR: tempDir() })
     expect(relativePrefix.code).toBe(1)
     expect(relativePrefix.stderr).toContain('--prefix must be an absolute path')
