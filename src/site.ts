@@ -15,6 +15,7 @@ import { createKeyCache, registerKeyWork } from './keys/cache.ts'
 import { newId } from './ids.ts'
 import { systemLookup, type Lookup } from './net/guard.ts'
 import type { StoreRuntime } from './runtime.ts'
+import { registerPurgeWork } from './servers/purge.ts'
 import { registerStatsWork } from './stats/round.ts'
 import type { Store } from './store.ts'
 import type { VoteWriter } from './votes/writer.ts'
@@ -87,6 +88,7 @@ export function registerSiteWork(site: Site): void {
   registerSessionWork(site.scheduler, site)
   registerStatsWork(site.scheduler, site)
   registerCaptchaWork(site.scheduler, site)
+  registerPurgeWork(site.scheduler, site)
 }
 
 // The channel on which instances tell each other what to drop from their caches.

@@ -19,12 +19,12 @@ export function postgresUsersRepo(pg: Pg) {
         [u.id, u.email, emailKey(u.email), u.passwordHash, u.isAdmin ? 1 : 0, u.createdAt])
     },
     byEmail: async (email) => toUser(await row<Row>(pg, `SELECT ${cols} FROM "user" WHERE email_key IN ($1, $2) LIMIT 1`, emailKeys(email))),
-    byId: async (id) => toUser(await row<Row>(pg, `SELECT ${cols} FROM "user" WHERE id = $1`, [id])),
+    byId: async (id) => toUser(await row<Row>(pg, `SELECT ${cols} FROM "user" WHERE id = $1 AND deleted_at IS NULL`, [id])),
     count: async () => (await row<{ n: number }>(pg, 'SELECT count(*) AS n FROM "user"'))!.n,
-    list: async () => (await rows<Row>(pg, `SELECT ${cols} FROM "user" ORDER BY created_at, id`)).map((r) => toUser(r)!),
+    list: async () => (await rows<Row>(pg, `SELECT ${cols} FROM "user" WHERE deleted_at IS NULL ORDER BY created_at, id`)).map((r) => toUser(r)!),
     async listWithServerCounts() {
-      const found = await rows<Row & { servers: number }>(pg, `SELECT ${cols}, (SELECT count(*) FROM server s WHERE s.owner_id = u.id) AS servers
-        FROM "user" u ORDER BY created_at, id`)
+      const found = await rows<Row & { servers: number }>(pg, `SELECT ${cols}, (SELECT count(*) FROM server s WHERE s.owner_id = u.id AND s.deleted_at IS NULL) AS servers
+        FROM "user" u WHERE deleted_at IS NULL ORDER BY created_at, id`)
       return found.map((r) => ({ ...publicUser(toUser(r)!), servers: r.servers }))
     },
     // The rows counted are locked until the transaction ends: two administrators demoting or
@@ -41,7 +41,10 @@ export function postgresUsersRepo(pg: Pg) {
     async setPasswordHash(id, passwordHash) {
       await exec(pg, 'UPDATE "user" SET password_hash = $2 WHERE id = $1', [id, passwordHash])
     },
-    remove: async (id) => (await exec(pg, 'DELETE FROM "user" WHERE id = $1', [id])) > 0,
+    // Deleting an account: marked at once, removed once its servers are (src/servers/purge.ts).
+    markDeleted: async (id, at) => (await exec(pg, `UPDATE "user" SET deleted_at = $2, email_key = '~' || id,
+      disabled_at = coalesce(disabled_at, $2) WHERE id = $1 AND deleted_at IS NULL`, [id, at])) > 0,
+    removeDeleted: () => exec(pg, 'DELETE FROM "user" u WHERE deleted_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM server s WHERE s.owner_id = u.id)'),
   } satisfies UsersRepo
 }
 

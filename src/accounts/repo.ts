@@ -40,9 +40,13 @@ export interface UsersRepo {
   // `at` null: enabled again.
   setDisabled(id: string, at: number | null): Awaitable<void>
   setPasswordHash(id: string, passwordHash: string): Awaitable<void>
-  // Removes the account with everything that hangs on it: its servers (and theirs), sessions and
-  // reset link (the schema cascades).
-  remove(id: string): Awaitable<boolean>
+  // The first part of deleting an account, with its servers marked deleted in the same
+  // transaction (src/servers/purge-sql.ts): the row is marked and disabled, leaves the lists and
+  // lookups, and its address is free at once. False when there is no such account.
+  markDeleted(id: string, at: number): Awaitable<boolean>
+  // Removes the accounts marked deleted whose servers are all removed, with their sessions and
+  // reset links (the schema cascades); answers how many.
+  removeDeleted(): Awaitable<number>
 }
 
 export interface SessionRow {

@@ -8,16 +8,19 @@ const toUser = (r: Row | null): UserWithHash | null => (r ? { ...r, isAdmin: r.i
 export function sqliteUsersRepo(db: Database) {
   const insert = db.prepare('INSERT INTO user (id, email, email_key, password_hash, is_admin, created_at) VALUES (?, ?, ?, ?, ?, ?)')
   const byEmail = db.prepare(`SELECT ${cols} FROM user WHERE email_key IN (?, ?)`)
-  const byId = db.prepare(`SELECT ${cols} FROM user WHERE id = ?`)
+  const byId = db.prepare(`SELECT ${cols} FROM user WHERE id = ? AND deleted_at IS NULL`)
   const count = db.prepare('SELECT count(*) AS n FROM user')
-  const list = db.prepare(`SELECT ${cols} FROM user ORDER BY created_at, id`)
-  const listCounted = db.prepare(`SELECT ${cols}, (SELECT count(*) FROM server s WHERE s.owner_id = user.id) AS servers
-    FROM user ORDER BY created_at, id`)
+  const list = db.prepare(`SELECT ${cols} FROM user WHERE deleted_at IS NULL ORDER BY created_at, id`)
+  const listCounted = db.prepare(`SELECT ${cols}, (SELECT count(*) FROM server s WHERE s.owner_id = user.id AND s.deleted_at IS NULL) AS servers
+    FROM user WHERE deleted_at IS NULL ORDER BY created_at, id`)
   const enabledAdmins = db.prepare('SELECT count(*) AS n FROM user WHERE is_admin = 1 AND disabled_at IS NULL')
   const setAdmin = db.prepare('UPDATE user SET is_admin = ? WHERE id = ?')
   const setDisabled = db.prepare('UPDATE user SET disabled_at = ? WHERE id = ?')
   const setHash = db.prepare('UPDATE user SET password_hash = ? WHERE id = ?')
-  const remove = db.prepare('DELETE FROM user WHERE id = ?')
+  // Deleting an account: marked at once, removed once its servers are (src/servers/purge.ts).
+  const markDeleted = db.prepare(`UPDATE user SET deleted_at = ?2, email_key = '~' || id, disabled_at = coalesce(disabled_at, ?2)
+    WHERE id = ?1 AND deleted_at IS NULL`)
+  const removeDeleted = db.prepare('DELETE FROM user WHERE deleted_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM server s WHERE s.owner_id = user.id)')
   return {
     serialiseCreation() {},
     insert(u) {
@@ -32,7 +35,8 @@ export function sqliteUsersRepo(db: Database) {
     setAdmin: (id, admin) => { setAdmin.run(admin ? 1 : 0, id) },
     setDisabled: (id, at) => { setDisabled.run(at, id) },
     setPasswordHash: (id, passwordHash) => { setHash.run(passwordHash, id) },
-    remove: (id) => remove.run(id).changes > 0,
+    markDeleted: (id, at) => markDeleted.run(id, at).changes > 0,
+    removeDeleted: () => removeDeleted.run().changes,
   } satisfies UsersRepo
 }
 

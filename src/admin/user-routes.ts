@@ -5,10 +5,11 @@ import { AdminErrors, Ok, userJson } from '../accounts/schema.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { errorAnswer, iso } from '../http/schema.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import { AdminUserAnswer, AdminUserList, ResetLinkAnswer, UnknownUser, UserIdParams, UserPatchBody } from './schema.ts'
 import { changeUser, deleteUser, type AdminUser, type AdminUsersDeps } from './users.ts'
 
-export type AdminUserRoutesDeps = AdminUsersDeps & ResetDeps & SessionDeps
+export type AdminUserRoutesDeps = AdminUsersDeps & ResetDeps & SessionDeps & { scheduler: Pick<Scheduler, 'wake'> }
 
 const tags = ['Admin']
 const adminUserJson = (u: AdminUser) => ({ ...userJson(u), disabled: u.disabled, servers: u.servers })

@@ -2,8 +2,10 @@ import { publicUser, type SessionsRepo, type User, type UserWithHash, type Users
 import type { AuditRepo } from '../audit/repo.ts'
 import { audit } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
-import { use, type StoreWrites, type TxScript } from '../db/store.ts'
+import { use, type Awaitable, type StoreWrites, type TxScript } from '../db/store.ts'
 import { invalidParameter, notFound, refusal } from '../http/errors.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
+import { PURGE_TASK } from '../servers/purge.ts'
 import type { ServersRepo } from '../servers/repo.ts'
 
 // An administrator's changes to accounts: disable and enable, promote and demote, delete. Each
@@ -15,6 +17,8 @@ interface AdminTx {
   sessions: SessionsRepo
   servers: ServersRepo
   audit: AuditRepo
+  // VotesRepo.serialise: a server's queue of votes.
+  votes: { serialise(serverId: string): Awaitable<void> }
 }
 
 export interface AdminUsersDeps {
@@ -23,6 +27,8 @@ export interface AdminUsersDeps {
   // The API keys' cache holds each key's server: a disabled or deleted owner's keys are looked up
   // again at the next request, and refused.
   keyCache: { forgetServer(serverId: string): void }
+  // Starts the purge of a deleted account's servers at once (src/servers/purge.ts).
+  scheduler?: Pick<Scheduler, 'wake'>
 }
 
 export interface UserPatch {
@@ -83,8 +89,10 @@ export async function changeUser(deps: AdminUsersDeps, actor: User, id: string, 
 }
 
 // Deletes the account with its servers and everything theirs (votes, keys, channels,
-// deliveries, statistics: the schema cascades). An administrator does not delete their own
-// account here: it is the one they act with, and another administrator can.
+// deliveries, statistics). At once the account can no longer log in (its sessions end), its
+// address is free, and it and its servers leave every list; their rows are removed afterwards by
+// the purge (src/servers/purge.ts), the account's last. An administrator does not delete their
+// own account here: it is the one they act with, and another administrator can.
 export async function deleteUser(deps: AdminUsersDeps, actor: User, id: string): Promise<void> {
   const serverIds = await deps.store.write(function* (tx) {
     const now = deps.clock.now()
@@ -92,9 +100,16 @@ export async function deleteUser(deps: AdminUsersDeps, actor: User, id: string):
     if (user.id === actor.id) throw refusal('OWN_ACCOUNT', 'you cannot delete your own account: another administrator can')
     yield* keepAnAdministrator(tx, user, false, 'deleting the account')
     const servers = yield* use(tx.servers.byOwner(id))
-    yield* use(tx.users.remove(id))
+    for (const s of servers) {
+      // In each server's queue of votes, as deleteServer (src/servers/service.ts).
+      yield* use(tx.votes.serialise(s.id))
+      yield* use(tx.servers.markDeleted(s.id, now))
+    }
+    yield* use(tx.sessions.revokeAllOf(id, now))
+    yield* use(tx.users.markDeleted(id, now))
     yield* audit(tx, now, actor, 'user.delete', target(user), { servers: servers.length })
     return servers.map((s) => s.id)
   })
   forgetKeys(deps, serverIds)
+  deps.scheduler?.wake(PURGE_TASK)
 }

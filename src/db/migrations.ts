@@ -21,6 +21,7 @@ import m0093 from '../../migrations/0093_listing_version.sql' with { type: 'text
 import m0094 from '../../migrations/0094_drop_job_kind.sql' with { type: 'text' }
 import m0095 from '../../migrations/0095_vote_address_by_server.sql' with { type: 'text' }
 import m0096 from '../../migrations/0096_rate_limit_hit_locked.sql' with { type: 'text' }
+import m0097 from '../../migrations/0097_server_purge.sql' with { type: 'text' }
 import p0001 from '../../migrations/postgres/0001_accounts_servers.sql' with { type: 'text' }
 import p0002 from '../../migrations/postgres/0002_votes.sql' with { type: 'text' }
 import p0003 from '../../migrations/postgres/0003_notifications.sql' with { type: 'text' }
@@ -40,6 +41,7 @@ import p0093 from '../../migrations/postgres/0093_listing_version.sql' with { ty
 import p0094 from '../../migrations/postgres/0094_drop_job_kind.sql' with { type: 'text' }
 import p0095 from '../../migrations/postgres/0095_vote_address_by_server.sql' with { type: 'text' }
 import p0096 from '../../migrations/postgres/0096_rate_limit_hit_locked.sql' with { type: 'text' }
+import p0097 from '../../migrations/postgres/0097_server_purge.sql' with { type: 'text' }
 
 export interface Migration {
   name: string
@@ -66,6 +68,7 @@ export const migrations: readonly Migration[] = [
   { name: '0094_drop_job_kind', sql: m0094 },
   { name: '0095_vote_address_by_server', sql: m0095 },
   { name: '0096_rate_limit_hit_locked', sql: m0096 },
+  { name: '0097_server_purge', sql: m0097 },
 ]
 
 export const postgresMigrations: readonly Migration[] = [
@@ -88,4 +91,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '0094_drop_job_kind', sql: p0094 },
   { name: '0095_vote_address_by_server', sql: p0095 },
   { name: '0096_rate_limit_hit_locked', sql: p0096 },
+  { name: '0097_server_purge', sql: p0097 },
 ]

@@ -1,6 +1,7 @@
 import { exec, lockUntilCommit, row, rows, type Pg } from '../db/postgres-client.ts'
 import { readMotd } from '../motd/format.ts'
 import { listedSql, unlistedReasonSql } from './listed.ts'
+import { lastSql, markSql, stepSql } from './purge-sql.ts'
 import type { AddressRival, Banner, Listing, ListingPolicy, PingTarget, Server, ServersRepo, ServerStatus, UnlistedReason, VoteTarget } from './repo.ts'
 
 // A server's modes as a text array in mode order (mode is COLLATE "C": byte order, as on SQLite).
@@ -27,7 +28,7 @@ type ListingRow = StatusRow & Omit<Listing, 'status' | 'images' | 'version'> & {
 const INSERT = `INSERT INTO server (id, owner_id, slug, name, host, port, edition, version, description, website, hidden, created_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING num`
 const UPDATE = `UPDATE server SET name = $2, host = $3, port = $4, edition = $5, version = $6, description = $7, website = $8,
-  hidden = $9, updated_at = $10 WHERE id = $1`
+  hidden = $9, updated_at = $10 WHERE id = $1 AND deleted_at IS NULL`
 // One query for a whole page of the ranking, in the order of the ids given.
 const LISTINGS = `SELECT s.id, s.host, s.port, s.edition, s.version AS "listedVersion", ${MODES('s')} AS modes, ${statusCols}, ${IMAGE_HASHES}
   FROM unnest($1::text[]) WITH ORDINALITY AS j(id, n) JOIN server s ON s.id = j.id LEFT JOIN server_status st ON st.server_num = s.num
@@ -37,7 +38,8 @@ const SET_BANNER = `INSERT INTO server_banner (server_num, hash, type, width, he
   ON CONFLICT (server_num) DO UPDATE SET type = excluded.type, width = excluded.width, height = excluded.height,
     bytes = excluded.bytes, hash = excluded.hash, updated_at = excluded.updated_at`
 const RIVALS = `SELECT s.id AS "serverId", o.id, o.slug, o.name, o.owner_id AS "ownerId", o.verified_at IS NOT NULL AS verified
-  FROM server s JOIN server o ON o.claim = s.claim AND o.owner_id <> s.owner_id ORDER BY s.num, o.num`
+  FROM server s JOIN server o ON o.claim = s.claim AND o.owner_id <> s.owner_id
+  WHERE s.deleted_at IS NULL AND o.deleted_at IS NULL ORDER BY s.num, o.num`
 // The first key of the advisory locks that serialise the proofs of one address (the second is a
 // hash of the claim): "claim" in ASCII.
 const CLAIM_LOCK = 0x636c6169
@@ -46,8 +48,13 @@ const CREATION_LOCK = 0x736c7567
 // The token is kept once made: of two requests at once, the second finds the first's.
 const TOKEN = 'UPDATE server SET verify_token = coalesce(verify_token, $2) WHERE id = $1 RETURNING verify_token AS token'
 const UNVERIFY_RIVALS = `UPDATE server SET verified_at = NULL
-  WHERE verified_at IS NOT NULL AND claim = (SELECT claim FROM server WHERE id = $1) AND owner_id <> (SELECT owner_id FROM server WHERE id = $1)
+  WHERE verified_at IS NOT NULL AND claim = (SELECT claim FROM server WHERE id = $1 AND deleted_at IS NULL) AND owner_id <> (SELECT owner_id FROM server WHERE id = $1)
   RETURNING slug`
+
+// Deleting a server: marked at once, removed in steps (src/servers/purge-sql.ts).
+const MARK = markSql((n) => `$${n}`)
+const STEPS = stepSql((n) => `$${n}`, ' FOR UPDATE SKIP LOCKED')
+const LAST = lastSql((n) => `$${n}`)
 
 // `policy`: the site's listing rule (src/servers/listed.ts), applied by every public query.
 export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
@@ -63,7 +70,7 @@ export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
     await exec(pg, 'DELETE FROM server_mode WHERE server_id = $1', [id])
     if (modes.length) await exec(pg, 'INSERT INTO server_mode (server_id, mode) SELECT $1, unnest($2::text[])', [id, modes])
   }
-  const one = async (where: string, value: string) => toServer(await row<Row>(pg, `SELECT ${cols} FROM server WHERE ${where} = $1`, [value]))
+  const one = async (where: string, value: string) => toServer(await row<Row>(pg, `SELECT ${cols} FROM server WHERE ${where} = $1 AND deleted_at IS NULL`, [value]))
 
   return {
     // Without it, two listings at once each miss the other's uncommitted slug, and the second
@@ -85,10 +92,20 @@ export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
     listedBySlug: async (slug) => toServer(await row<Row>(pg, LISTED_BY_SLUG, [slug])),
     unlistedReason: async (id) => (await row<{ reason: UnlistedReason | null }>(pg, UNLISTED_REASON, [id]))?.reason ?? null,
     voteTarget: (slug) => row<VoteTarget & { listed: boolean; version: number }>(pg, VOTE_TARGET, [slug]),
-    byOwner: async (ownerId) => (await rows<Row>(pg, `SELECT ${cols} FROM server WHERE owner_id = $1 ORDER BY created_at, num`, [ownerId])).map((r) => toServer(r)!),
-    all: async () => (await rows<Row>(pg, `SELECT ${cols} FROM server ORDER BY created_at, num`)).map((r) => toServer(r)!),
+    byOwner: async (ownerId) => (await rows<Row>(pg, `SELECT ${cols} FROM server WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY created_at, num`, [ownerId])).map((r) => toServer(r)!),
+    all: async () => (await rows<Row>(pg, `SELECT ${cols} FROM server WHERE deleted_at IS NULL ORDER BY created_at, num`)).map((r) => toServer(r)!),
     slugExists: async (slug) => (await row(pg, 'SELECT 1 FROM server WHERE slug = $1', [slug])) !== null,
-    remove: async (id) => (await exec(pg, 'DELETE FROM server WHERE id = $1', [id])) > 0,
+    async markDeleted(id, at) {
+      const [server, ...children] = MARK
+      if ((await exec(pg, server, [id, at])) === 0) return false
+      for (const c of children) await exec(pg, c, [id])
+      return true
+    },
+    deleted: () => rows<{ id: string; num: number }>(pg, 'SELECT id, num FROM server WHERE deleted_at IS NOT NULL ORDER BY deleted_at, num'),
+    async purgeStep(id, num) {
+      for (const { by, sql } of STEPS) if ((await exec(pg, sql, [by === 'server_id' ? id : num])) > 0) return true
+      return (await exec(pg, LAST, [id, num])) > 0
+    },
     status: async (serverNum) => toStatus(await row<StatusRow>(pg, `SELECT ${statusCols} FROM server_status st WHERE st.server_num = $1`, [serverNum])),
     listings: async (ids) => (await rows<ListingRow>(pg, LISTINGS, [ids])).map((r): Listing => ({
       id: r.id, host: r.host, port: r.port, edition: r.edition, version: r.listedVersion, modes: r.modes,
@@ -115,7 +132,7 @@ export function postgresServersRepo(pg: Pg, policy: ListingPolicy) {
       // writes do; without the lock each would miss the other's uncommitted proof and both would
       // stay verified. Released by the transaction's end.
       if (at !== null) await exec(pg, 'SELECT pg_advisory_xact_lock($1, hashtext(claim)) FROM server WHERE id = $2', [CLAIM_LOCK, id])
-      await exec(pg, 'UPDATE server SET verified_at = $2 WHERE id = $1', [id, at])
+      await exec(pg, 'UPDATE server SET verified_at = $2 WHERE id = $1 AND deleted_at IS NULL', [id, at])
     },
     unverifyRivals: async (id) => (await rows<{ slug: string }>(pg, UNVERIFY_RIVALS, [id])).map((r) => r.slug),
   } satisfies ServersRepo

@@ -120,8 +120,15 @@ export interface ServersRepo {
   byOwner(ownerId: string): Awaitable<Server[]>
   all(): Awaitable<Server[]>
   slugExists(slug: string): Awaitable<boolean>
-  // Removes the server with everything that hangs on it (the schema cascades).
-  remove(id: string): Awaitable<boolean>
+  // The first part of deleting a server (src/servers/purge-sql.ts): the row is marked and leaves
+  // every list and lookup, its slug is free, its keys and delivery targets are deleted. False when
+  // there is no such server (or it was deleted already).
+  markDeleted(id: string, at: number): Awaitable<boolean>
+  // The servers marked deleted whose rows are still to remove, the oldest deletion first.
+  deleted(): Awaitable<{ id: string; num: number }[]>
+  // Removes at most a few thousand rows of a server marked deleted, or its row once nothing else
+  // is left; false when it removed nothing (the server is gone, or another instance is at it).
+  purgeStep(id: string, num: number): Awaitable<boolean>
   status(serverNum: number): Awaitable<ServerStatus | null>
   // The listings of these servers, in the order of the ids.
   listings(ids: string[]): Awaitable<Listing[]>

@@ -4,6 +4,7 @@ import { errorAnswer } from '../http/schema.ts'
 import { ownerAuth } from '../accounts/guard.ts'
 import type { SessionDeps } from '../accounts/session.ts'
 import { refuseUnknownFields } from '../http/strict-body.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import type { AddressRival, Server } from './repo.ts'
 import { AdminList, OwnerList, ServerAnswer, ServerCreate, ServerPatch, SlugParams } from './schema.ts'
 import { createServer, deleteServer, ownedServer, updateServer, type ServersDeps } from './service.ts'
@@ -12,6 +13,8 @@ import { liveStatus, ownerServerJson, ranksThisMonth, type ViewDeps } from './vi
 export type ServerRoutesDeps = ServersDeps & ViewDeps & SessionDeps & {
   // The API keys' cache holds each key's server (name, edition): it forgets a changed server.
   keyCache: { forgetServer(serverId: string): void }
+  // Starts the purge of a deleted server's rows at once (src/servers/purge.ts).
+  scheduler: Pick<Scheduler, 'wake'>
 }
 
 const tags = ['Owner: servers']
@@ -65,7 +68,7 @@ export function serverRoutes(deps: ServerRoutesDeps) {
     }, {
       owner: true, params: SlugParams,
       response: { 200: Ok, ...ServerErrors() },
-      detail: { summary: 'Delete one of my servers', tags, description: 'Deletes the server and everything attached to it: votes, API keys, webhook and Votifier settings, deliveries and statistics. Cannot be undone. Administrators may delete any server.' },
+      detail: { summary: 'Delete one of my servers', tags, description: 'Deletes the server and everything attached to it: votes, API keys, webhook and Votifier settings, deliveries and statistics. Cannot be undone. The server leaves every list and page at once, its API keys are refused and its slug is free; its votes, deliveries and statistics are removed in the background within minutes. Administrators may delete any server.' },
     })
     .get('/api/v1/admin/servers', async () => {
       const ranks = await ranksThisMonth(deps)

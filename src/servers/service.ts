@@ -2,18 +2,22 @@ import type { AuditRepo } from '../audit/repo.ts'
 import { audit, type ServerActor } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
-import { use, type StoreWrites, type TxScript } from '../db/store.ts'
+import { use, type Awaitable, type StoreWrites, type TxScript } from '../db/store.ts'
 import { ApiError, conflict, invalidParameter, notFound, refusal } from '../http/errors.ts'
 import { assertValid } from '../http/validation.ts'
 import { newId } from '../ids.ts'
+import type { Scheduler } from '../jobs/scheduler.ts'
 import type { Lookup } from '../net/guard.ts'
 import { endsInNumber, ipv4FromNumeric, isIP, reservedKind } from '../net/ip.ts'
 import type { ListingPolicy, Server, ServersRepo, VoteTarget } from './repo.ts'
+import { PURGE_TASK } from './purge.ts'
 import { SLUG, ServerCreate, ServerPatch } from './schema.ts'
 
 interface ServersTx {
   servers: ServersRepo
   audit: AuditRepo
+  // VotesRepo.serialise: the server's queue of votes.
+  votes: { serialise(serverId: string): Awaitable<void> }
 }
 
 // Who changes a server: its owner, or an administrator (whose moderation is audited).
@@ -221,14 +225,21 @@ const sameAddress = (a: Server, b: Server) => claimOf(a) === claimOf(b) && a.edi
 // The site's rule of which servers the public sees, beside each server's own state.
 export const listingPolicy = (config: Config): ListingPolicy => ({ requireVerification: config.listing.require_verification })
 
-// Removes the server with everything that hangs on it (votes, keys, channels, deliveries,
-// statistics: the schema cascades). An administrator deleting another account's server is
-// written to the audit log.
-export async function deleteServer(deps: { store: StoreWrites<ServersTx>; clock: Clock }, server: Server, actor: Actor): Promise<void> {
+// Deletes the server: at once it is off every list and lookup, its slug free, its keys and
+// delivery targets gone; its votes, deliveries and statistics are removed afterwards by the purge
+// (src/servers/purge.ts), which the scheduler starts at once. An administrator deleting another
+// account's server is written to the audit log.
+export async function deleteServer(deps: { store: StoreWrites<ServersTx>; clock: Clock; scheduler?: Pick<Scheduler, 'wake'> }, server: Server, actor: Actor): Promise<void> {
   await deps.store.write(function* (tx) {
-    if (!(yield* use(tx.servers.remove(server.id)))) return
-    if (actor.id !== server.ownerId) yield* audit(tx, deps.clock.now(), actor, 'server.delete', { type: 'server', id: server.id, label: server.name }, { slug: server.slug })
+    const now = deps.clock.now()
+    // In the server's queue of votes (PostgreSQL): a vote under way is written before, and one
+    // waiting for its turn finds the server deleted after (VotesRepo.recent), instead of being
+    // written to a server that is gone.
+    yield* use(tx.votes.serialise(server.id))
+    if (!(yield* use(tx.servers.markDeleted(server.id, now)))) return
+    if (actor.id !== server.ownerId) yield* audit(tx, now, actor, 'server.delete', { type: 'server', id: server.id, label: server.name }, { slug: server.slug })
   })
+  deps.scheduler?.wake(PURGE_TASK)
 }
 
 // The server named by `slug`, if the user may manage it: its owner, or an admin.
@@ -265,4 +276,4 @@ export function listedTarget(slug: string, found: (VoteTarget & { listed: boolea
   return { id: found.id, slug: found.slug, name: found.name, edition: found.edition }
 }
 
-const notListed = (slug: string) => new ApiError(404, 'NOT_FOUND', `no server with the slug "${slug}" is listed`, {}, {}, 'slug')
+export const notListed = (slug: string) => new ApiError(404, 'NOT_FOUND', `no server with the slug "${slug}" is listed`, {}, {}, 'slug')

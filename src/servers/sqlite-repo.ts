@@ -2,6 +2,7 @@ import type { Database } from 'bun:sqlite'
 import { readMotd } from '../motd/format.ts'
 import type { AddressRival, Banner, ImageHashes, Listing, ListingPolicy, PingTarget, Server, ServersRepo, ServerStatus, UnlistedReason, VoteTarget } from './repo.ts'
 import { listedSql, unlistedReasonSql } from './listed.ts'
+import { lastSql, markSql, stepSql } from './purge-sql.ts'
 
 // A server's modes, as a JSON array in mode order: the one query that builds them.
 const MODES = (server: string) =>
@@ -29,20 +30,24 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
   const insert = db.prepare(`INSERT INTO server (id, owner_id, slug, name, host, port, edition, version, description, website, hidden, created_at, updated_at)
     VALUES ($id, $ownerId, $slug, $name, $host, $port, $edition, $version, $description, $website, $hidden, $createdAt, $updatedAt)`)
   const update = db.prepare(`UPDATE server SET name = $name, host = $host, port = $port, edition = $edition, version = $version,
-    description = $description, website = $website, hidden = $hidden, updated_at = $updatedAt WHERE id = $id`)
+    description = $description, website = $website, hidden = $hidden, updated_at = $updatedAt WHERE id = $id AND deleted_at IS NULL`)
   const clearModes = db.prepare('DELETE FROM server_mode WHERE server_id = ?')
   const addMode = db.prepare('INSERT INTO server_mode (server_id, mode) VALUES (?, ?)')
-  const bySlug = db.prepare(`SELECT ${cols} FROM server WHERE slug = ?`)
-  const byId = db.prepare(`SELECT ${cols} FROM server WHERE id = ?`)
+  const bySlug = db.prepare(`SELECT ${cols} FROM server WHERE slug = ? AND deleted_at IS NULL`)
+  const byId = db.prepare(`SELECT ${cols} FROM server WHERE id = ? AND deleted_at IS NULL`)
   const listedBySlug = db.prepare(`SELECT ${cols} FROM server WHERE slug = ? AND ${listedSql('server', policy)}`)
   const unlistedReason = db.prepare(`SELECT ${unlistedReasonSql('server', policy)} AS reason FROM server WHERE id = ?`)
   // The vote path's lookup: no modes subquery; the listing version read in the same statement.
   const voteTarget = db.prepare(`SELECT id, slug, name, edition, ${listedSql('server', policy)} AS listed,
     (SELECT n FROM listing_version) AS version FROM server WHERE slug = ?`)
-  const byOwner = db.prepare(`SELECT ${cols} FROM server WHERE owner_id = ? ORDER BY created_at, num`)
-  const all = db.prepare(`SELECT ${cols} FROM server ORDER BY created_at, num`)
+  const byOwner = db.prepare(`SELECT ${cols} FROM server WHERE owner_id = ? AND deleted_at IS NULL ORDER BY created_at, num`)
+  const all = db.prepare(`SELECT ${cols} FROM server WHERE deleted_at IS NULL ORDER BY created_at, num`)
   const slugExists = db.prepare('SELECT 1 FROM server WHERE slug = ?')
-  const remove = db.prepare('DELETE FROM server WHERE id = ?')
+  // Deleting a server: marked at once, removed in steps (src/servers/purge-sql.ts).
+  const mark = markSql((n) => `?${n}`).map((sql) => db.prepare(sql))
+  const deleted = db.prepare('SELECT id, num FROM server WHERE deleted_at IS NOT NULL ORDER BY deleted_at, num')
+  const steps = stepSql((n) => `?${n}`).map(({ by, sql }) => ({ by, statement: db.prepare(sql) }))
+  const last = db.prepare(lastSql((n) => `?${n}`))
   const status = db.prepare(`SELECT ${statusCols} FROM server_status st WHERE st.server_num = ?`)
   // One query for a whole page of the ranking, in the order of the ids given.
   const listings = db.prepare(`SELECT s.id, s.host, s.port, s.edition, s.version AS listedVersion, ${MODES('s')} AS modes, ${statusCols}, ${IMAGE_HASHES}
@@ -61,12 +66,13 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
   const pingTargets = db.prepare(`SELECT num, id, host, port, edition, ${MODES('server')} AS modes FROM server
     WHERE ${listedSql('server', policy)} ORDER BY num`)
   const rivals = db.prepare(`SELECT s.id AS serverId, o.id, o.slug, o.name, o.owner_id AS ownerId, o.verified_at IS NOT NULL AS verified
-    FROM server s JOIN server o ON o.claim = s.claim AND o.owner_id <> s.owner_id ORDER BY s.num, o.num`)
+    FROM server s JOIN server o ON o.claim = s.claim AND o.owner_id <> s.owner_id
+    WHERE s.deleted_at IS NULL AND o.deleted_at IS NULL ORDER BY s.num, o.num`)
   const setToken = db.prepare('UPDATE server SET verify_token = ?2 WHERE id = ?1 AND verify_token IS NULL')
   const getToken = db.prepare('SELECT verify_token AS token FROM server WHERE id = ?')
-  const setVerified = db.prepare('UPDATE server SET verified_at = ?2 WHERE id = ?1')
+  const setVerified = db.prepare('UPDATE server SET verified_at = ?2 WHERE id = ?1 AND deleted_at IS NULL')
   const unverifyRivals = db.prepare(`UPDATE server SET verified_at = NULL
-    WHERE verified_at IS NOT NULL AND claim = (SELECT claim FROM server WHERE id = ?1) AND owner_id <> (SELECT owner_id FROM server WHERE id = ?1)
+    WHERE verified_at IS NOT NULL AND claim = (SELECT claim FROM server WHERE id = ?1 AND deleted_at IS NULL) AND owner_id <> (SELECT owner_id FROM server WHERE id = ?1)
     RETURNING slug`)
 
   const setModes = (id: string, modes: string[]) => {
@@ -98,7 +104,17 @@ export function sqliteServersRepo(db: Database, policy: ListingPolicy) {
     byOwner: (ownerId) => (byOwner.all(ownerId) as Row[]).map((r) => toServer(r)!),
     all: () => (all.all() as Row[]).map((r) => toServer(r)!),
     slugExists: (slug) => slugExists.get(slug) !== null,
-    remove: (id) => remove.run(id).changes > 0,
+    markDeleted(id, at) {
+      const [server, ...children] = mark
+      if (server.run(id, at).changes === 0) return false
+      for (const c of children) c.run(id)
+      return true
+    },
+    deleted: () => deleted.all() as { id: string; num: number }[],
+    purgeStep(id, num) {
+      for (const { by, statement } of steps) if (statement.run(by === 'server_id' ? id : num).changes > 0) return true
+      return last.run(id, num).changes > 0
+    },
     status: (serverNum) => toStatus(status.get(serverNum) as StatusRow | null),
     listings: (ids) =>
       (listings.all(JSON.stringify(ids)) as (ListingRow & { listedVersion: string })[]).map((r): Listing => ({

@@ -69,7 +69,7 @@ export function postgresStatsRepo(pg: Pg) {
       // The server's row is locked as its measurement's rows will lock it (their foreign keys): a
       // deletion not yet committed is waited for, and the server then found gone, instead of the
       // inserts below failing on their foreign keys once it commits, and the whole round with them.
-      if (!(await row(pg, 'SELECT 1 FROM server WHERE num = $1 AND id = $2 FOR KEY SHARE', [m.serverNum, m.serverId]))) return false
+      if (!(await row(pg, 'SELECT 1 FROM server WHERE num = $1 AND id = $2 AND deleted_at IS NULL FOR KEY SHARE', [m.serverNum, m.serverId]))) return false
       const s = m.status
       await exec(pg, UPSERT_STATUS, [
         m.serverNum, s.online ? 1 : 0, s.playersOnline, s.playersMax, s.version, s.motd, s.styledMotd && JSON.stringify(s.styledMotd), s.latencyMs, s.error, m.at,

@@ -15,7 +15,7 @@ export function sqliteStatsRepo(db: Database) {
     ON CONFLICT (server_num) DO UPDATE SET png = excluded.png, hash = excluded.hash, updated_at = excluded.updated_at
     WHERE hash <> excluded.hash`)
   const dropIcon = db.prepare('DELETE FROM server_icon WHERE server_num = ?')
-  const serverExists = db.prepare('SELECT 1 FROM server WHERE num = ? AND id = ?')
+  const serverExists = db.prepare('SELECT 1 FROM server WHERE num = ? AND id = ? AND deleted_at IS NULL')
 
   const insertSample = db.prepare('INSERT OR IGNORE INTO ping_sample (server_num, t, players, up) VALUES (?, ?, ?, ?)')
   const bumpHourly = db.prepare(`INSERT INTO ping_hourly (server_num, t, samples, up, sum, min, max) VALUES ($num, $t, 1, $up, $v, $v, $v)

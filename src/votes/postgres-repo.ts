@@ -9,7 +9,8 @@ const VOTE_LOCK = 0x766f7465 // "vote"
 const RECENT = `SELECT
   (SELECT max(created_at) FROM vote WHERE server_id = $1 AND pseudo_key = $2 AND created_at >= $3) AS "byPseudo",
   (SELECT max(created_at) FROM vote_address WHERE server_id = $1 AND ip_key = ANY($4::text[]) AND created_at >= $3) AS "byAddress",
-  (SELECT max(created_at) FROM vote WHERE server_id = $1) AS "lastAt"`
+  (SELECT max(created_at) FROM vote WHERE server_id = $1) AS "lastAt",
+  NOT EXISTS (SELECT 1 FROM server WHERE id = $1 AND deleted_at IS NULL) AS deleted`
 
 // The vote, its addresses and both month counters in one statement (one round trip); the server's
 // votes this month come back from the counter's upsert.

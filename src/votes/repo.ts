@@ -5,6 +5,10 @@ export interface RecentVotes {
   byPseudo: number | null // this pseudo, within the interval
   byAddress: number | null // any of these addresses, within the interval
   lastAt: number | null // the server's latest vote, ever: a new vote's created_at must exceed it
+  // PostgreSQL: the server was deleted while the vote waited for its turn (a deletion takes the
+  // server's turn too: src/servers/service.ts). SQLite runs one write at a time: a vote's
+  // transaction finds its server deleted before, in the listing it reads first (src/votes/targets.ts).
+  deleted?: boolean
 }
 
 export interface NewVote {

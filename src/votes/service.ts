@@ -8,6 +8,7 @@ import { newId } from '../ids.ts'
 import { ipKey } from '../net/ip.ts'
 import { checkPseudo, pseudoKey } from '../servers/pseudo.ts'
 import type { VoteTarget } from '../servers/repo.ts'
+import { notListed } from '../servers/service.ts'
 import type { VotesRepo } from './repo.ts'
 import { confirmTarget, type TargetTx } from './targets.ts'
 
@@ -86,6 +87,7 @@ function* writeVote(tx: VoteTx, time: VoteTime, input: VoteInput): TxScript<Reco
   const { now, intervalMs } = time
   yield* use(tx.votes.serialise(server.id))
   const recent = yield* use(tx.votes.recent(server.id, key, ipKeys, now - intervalMs + 1))
+  if (recent.deleted) throw notListed(server.slug)
   const last = Math.max(recent.byPseudo ?? -Infinity, recent.byAddress ?? -Infinity)
   if (last > -Infinity) {
     const next = last + intervalMs

@@ -34,7 +34,7 @@ describeBackends('scheduled work', (backend) => {
     await rt.scheduler.tick()
     const { body } = await get('/api/v1/admin/tasks')
     const byId: Record<string, unknown> = Object.fromEntries((body.tasks as { id: string }[]).map((t) => [t.id, t]))
-    expect(Object.keys(byId).sort()).toEqual(['captcha.purge', 'jobs.drain', 'keys.last-used', 'limits.sweep', 'sessions.purge', 'stats.ping', 'stats.retention', 'test.broken'])
+    expect(Object.keys(byId).sort()).toEqual(['captcha.purge', 'jobs.drain', 'keys.last-used', 'limits.sweep', 'servers.purge', 'sessions.purge', 'stats.ping', 'stats.retention', 'test.broken'])
     const now = rt.clock.now()
     expect(byId['sessions.purge']).toEqual({
       id: 'sessions.purge', title: 'Expired sessions and reset links purge', everyMs: HOUR, running: false, runs: 1, leftToOthers: 0,

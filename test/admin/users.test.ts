@@ -1,6 +1,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { sessionCookieName, startSession } from '../../src/accounts/session.ts'
 import { changeUser } from '../../src/admin/users.ts'
+import { purgeDeleted } from '../../src/servers/purge.ts'
 import { createServer } from '../../src/servers/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { describeBackends, type Backend } from '../backends.ts'
@@ -142,7 +143,11 @@ describeBackends('delete an account', (backend) => {
     expect((await call(app, 'GET', '/api/v1/votes/check?pseudo=Steve', { headers: { 'x-api-key': key } })).status).toBe(200)
     expect(await json(await asAdmin('DELETE', `/api/v1/admin/users/${owner.id}`))).toEqual({ status: 200, body: { ok: true } })
     expect(await rt.store.users.byId(owner.id)).toBeNull()
-    for (const table of ['server', 'vote', 'api_key']) expect(await rt.row(`SELECT count(*) AS n FROM ${table}`)).toEqual({ n: 0 })
+    expect(await rt.row('SELECT count(*) AS n FROM api_key')).toEqual({ n: 0 })
+    // Its servers' votes, and then the servers and the account, are removed by the purge.
+    await purgeDeleted(rt)
+    for (const table of ['server', 'vote']) expect(await rt.row(`SELECT count(*) AS n FROM ${table}`)).toEqual({ n: 0 })
+    expect(await rt.row('SELECT count(*) AS n FROM "user" WHERE id = ?', owner.id)).toEqual({ n: 0 })
     expect((await call(app, 'GET', '/api/v1/votes/check?pseudo=Steve', { headers: { 'x-api-key': key } })).status).toBe(401)
     expect((await call(app, 'GET', `/api/v1/servers/${server.slug}`)).status).toBe(404)
     const { entries } = (await (await call(app, 'GET', '/api/v1/admin/audit', { headers: admin.headers })).json()) as { entries: unknown[] }

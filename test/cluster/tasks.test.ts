@@ -10,7 +10,7 @@ afterEach(closeTestSites)
 const MIN = 60_000
 // Tasks that run once per period across the instances, and those every instance runs for itself.
 const ONCE = ['captcha.purge', 'limits.sweep', 'sessions.purge', 'stats.ping', 'stats.retention']
-const EACH = ['jobs.drain', 'keys.last-used']
+const EACH = ['jobs.drain', 'keys.last-used', 'servers.purge']
 
 const runsOf = (sites: BackendRuntime[], id: string) => sites.map((s) => s.scheduler.tasks().find((t) => t.id === id)!.runs)
 

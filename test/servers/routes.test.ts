@@ -1,5 +1,6 @@
 import { afterAll, expect, test } from 'bun:test'
 import { createKey } from '../../src/keys/service.ts'
+import { purgeDeleted } from '../../src/servers/purge.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { describeBackends, type Backend } from '../backends.ts'
 import { call, cleanupTemp, keyRow, siteOn, testApp } from '../helpers.ts'
@@ -185,6 +186,8 @@ describeBackends('my servers', (backend) => {
     expect(await json(await alice('DELETE', '/api/v1/me/servers/alpha'))).toEqual({ status: 200, body: { ok: true } })
     expect(await rt.store.servers.bySlug('alpha')).toBeNull()
     expect(await keyRow(rt, key)).toBeNull()
+    // Its votes are removed by the purge (src/servers/purge.ts).
+    await purgeDeleted(rt)
     expect(await rt.row('SELECT count(*) AS n FROM vote')).toEqual({ n: 0 })
     expect((await alice('GET', '/api/v1/me/servers/alpha')).status).toBe(404)
     // The slug is free again.

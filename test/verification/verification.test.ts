@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import type { TSchema } from 'elysia'
 import type { ConfigInput } from '../../src/config/load.ts'
 import { createKey } from '../../src/keys/service.ts'
+import { deleteServer } from '../../src/servers/service.ts'
 import { recordVote } from '../../src/votes/service.ts'
 import { ErrorBody } from '../../src/http/schema.ts'
 import { CheckResult, ClaimResult, ServerStatistics, VoteList } from '../../src/verification/schema.ts'
@@ -399,7 +400,7 @@ describeBackends('the verification API', (backend) => {
 
       const other = await seedServer(s.rt, { name: 'Gone Server', slug: 'gone' }, 'gone@example.com')
       expect((await s.get('/api/v1/server', { 'X-Api-Key': other.key })).status).toBe(200)
-      await s.rt.store.servers.remove(other.server.id)
+      await deleteServer(s.rt, other.server, other.owner)
       s.rt.clock.advance(1000)
       await expectError(await s.get('/api/v1/server', { 'X-Api-Key': other.key }), 401, 'INVALID_KEY')
     })
