@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { migrate, MigrationError } from '../../src/db/migrate.ts'
 import { migrations } from '../../src/db/migrations.ts'
 import { openDatabase } from '../../src/db/open.ts'
+import { stepSql } from '../../src/servers/purge-sql.ts'
+import { sqliteStore } from '../../src/store.ts'
 import { cleanupTemp, tempDir } from '../helpers.ts'
 
 afterAll(cleanupTemp)
@@ -141,5 +143,26 @@ describe('0095: vote_address keyed by (server_id, ip_key, created_at)', () => {
     db.run(`DELETE FROM server WHERE id = 's'`)
     expect(db.query('SELECT vote_id, ip_key FROM vote_address').all()).toEqual([{ vote_id: 'v3', ip_key: '4:203.0.113.7' }])
     db.close()
+  })
+})
+
+describe('0097: servers and accounts deleted in steps', () => {
+  test('the servers and accounts already there stay listed and can log in; the purge steps use their indexes', () => {
+    const dir = tempDir()
+    const db = openDatabase(join(dir, 'p.db'))
+    migrate(db, migrations.filter((m) => m.name < '0097'))
+    db.run(`INSERT INTO user (id, email, email_key, password_hash, created_at) VALUES ('u', 'a@example.com', 'a@example.com', 'x', 1)`)
+    db.run(`INSERT INTO server (id, owner_id, slug, name, host, created_at, updated_at) VALUES ('s', 'u', 'alpha', 'Alpha', 'play.example.com', 1, 1)`)
+    db.run(`INSERT INTO vote (id, server_id, pseudo, pseudo_key, created_at) VALUES ('v', 's', 'Steve', 'steve', 10)`)
+    expect(migrate(db)).toEqual(migrations.filter((m) => m.name >= '0097').map((m) => m.name))
+    const store = sqliteStore(db, { requireVerification: false })
+    expect(store.servers.bySlug('alpha')).toMatchObject({ id: 's', ownerId: 'u' })
+    expect(store.servers.listedBySlug('alpha')).toMatchObject({ id: 's' })
+    expect(store.users.byId('u')).toMatchObject({ email: 'a@example.com', disabled: false })
+    expect(store.servers.deleted()).toEqual([])
+    const plan = (sql: string) => (db.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ')
+    for (const { sql } of stepSql((n) => `?${n}`)) expect(plan(sql.replaceAll('?1', "'s'"))).not.toMatch(/\bSCAN (vote|vote_address|voter_month|server_month|delivery|delivery_attempt|ping_sample|ping_hourly|ping_daily)\b/)
+    expect(plan('SELECT id, num FROM server WHERE deleted_at IS NOT NULL')).toContain('server_purge_due')
+    store.close()
   })
 })
