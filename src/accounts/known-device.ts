@@ -1,7 +1,6 @@
-import { createHmac } from 'node:crypto'
 import { jwtVerify, SignJWT } from 'jose'
 import type { SiteUrl } from '../http/site-url.ts'
-import { newId } from '../ids.ts'
+import { hmacSha256, newId } from '../ids.ts'
 import { emailKey } from './repo.ts'
 import type { SessionDeps } from './session.ts'
 
@@ -36,7 +35,7 @@ export interface KnownDevice {
 // Names the account's password as it is now and tells nothing of it: an HMAC, under the site's
 // secret, of its hash (a new password is a new hash, as argon2id salts each one).
 export const credentialStamp = (secret: Uint8Array, passwordHash: string) =>
-  createHmac('sha256', secret).update(`device:${passwordHash}`).digest('base64url').slice(0, 22)
+  hmacSha256(secret, `device:${passwordHash}`).toString('base64url').slice(0, 22)
 
 // Whether this device cookie exempts its browser from the lock of the account `account` names
 // (its emailKey), whose password hash is `passwordHash`.
