@@ -7,6 +7,7 @@ import { invalidParameter, notFound, refusal } from '../http/errors.ts'
 import type { Scheduler } from '../jobs/scheduler.ts'
 import { PURGE_TASK } from '../servers/purge.ts'
 import type { ServersRepo } from '../servers/repo.ts'
+import { markServerDeleted } from '../servers/service.ts'
 
 // An administrator's changes to accounts: disable and enable, promote and demote, delete. Each
 // is one transaction with its audit entry. The site always keeps an administrator who can log in:
@@ -100,11 +101,7 @@ export async function deleteUser(deps: AdminUsersDeps, actor: User, id: string):
     if (user.id === actor.id) throw refusal('OWN_ACCOUNT', 'you cannot delete your own account: another administrator can')
     yield* keepAnAdministrator(tx, user, false, 'deleting the account')
     const servers = yield* use(tx.servers.byOwner(id))
-    for (const s of servers) {
-      // In each server's queue of votes, as deleteServer (src/servers/service.ts).
-      yield* use(tx.votes.serialise(s.id))
-      yield* use(tx.servers.markDeleted(s.id, now))
-    }
+    for (const s of servers) yield* markServerDeleted(tx, s.id, now)
     yield* use(tx.sessions.revokeAllOf(id, now))
     yield* use(tx.users.markDeleted(id, now))
     yield* audit(tx, now, actor, 'user.delete', target(user), { servers: servers.length })

@@ -1,5 +1,5 @@
 import type { AuditRepo } from '../audit/repo.ts'
-import { audit, type ServerActor } from '../audit/service.ts'
+import { audit, auditOnServer, type ServerActor } from '../audit/service.ts'
 import type { Clock } from '../clock.ts'
 import type { Config } from '../config/load.ts'
 import { use, type Awaitable, type StoreWrites, type TxScript } from '../db/store.ts'
@@ -232,14 +232,19 @@ export const listingPolicy = (config: Config): ListingPolicy => ({ requireVerifi
 export async function deleteServer(deps: { store: StoreWrites<ServersTx>; clock: Clock; scheduler?: Pick<Scheduler, 'wake'> }, server: Server, actor: Actor): Promise<void> {
   await deps.store.write(function* (tx) {
     const now = deps.clock.now()
-    // In the server's queue of votes (PostgreSQL): a vote under way is written before, and one
-    // waiting for its turn finds the server deleted after (VotesRepo.recent), instead of being
-    // written to a server that is gone.
-    yield* use(tx.votes.serialise(server.id))
-    if (!(yield* use(tx.servers.markDeleted(server.id, now)))) return
-    if (actor.id !== server.ownerId) yield* audit(tx, now, actor, 'server.delete', { type: 'server', id: server.id, label: server.name }, { slug: server.slug })
+    if (yield* markServerDeleted(tx, server.id, now)) yield* auditOnServer(tx, now, { actor, server }, 'server.delete', { slug: server.slug })
   })
   deps.scheduler?.wake(PURGE_TASK)
+}
+
+// The first part of deleting a server (src/servers/purge-sql.ts), in the server's queue of votes
+// (PostgreSQL): a vote under way is written before, and one waiting for its turn finds the server
+// deleted after (VotesRepo.recent), instead of being written to a server that is gone. False when
+// there is no such server (or it was deleted already). Deleting an account runs it for each of
+// its servers (src/admin/users.ts).
+export function* markServerDeleted(tx: Pick<ServersTx, 'servers' | 'votes'>, serverId: string, at: number): TxScript<boolean> {
+  yield* use(tx.votes.serialise(serverId))
+  return yield* use(tx.servers.markDeleted(serverId, at))
 }
 
 // The server named by `slug`, if the user may manage it: its owner, or an admin.
